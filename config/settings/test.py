@@ -1,0 +1,19 @@
+"""The test suite: real PostgreSQL and Redis, given by DATABASE_URL and REDIS_URL.
+
+``make test`` (scripts/test) starts both when they are not given.
+"""
+
+from __future__ import annotations
+
+from config.settings.base import *
+
+SECRET_KEY = "test-only-secret-key-that-is-long-enough-to-look-real-0123456789"
+DATABASES = {
+    "default": env.db("DATABASE_URL", default="postgres://capstone:capstone@127.0.0.1:5432/capstone")
+}
+DATABASES["default"]["TEST"] = {"NAME": env.str("CAPSTONE_TEST_DB", default="test_capstone")}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed; production uses the default
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]

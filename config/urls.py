@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from config import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+    path("", include("tournaments.urls")),
+]

@@ -1,0 +1,38 @@
+"""How the site presents each game: names and one-line pitches (the rules live in the engines)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    slug: str
+    name: str
+    kind: str
+    pitch: str
+
+
+CATALOGUE: tuple[GameInfo, ...] = (
+    GameInfo(
+        "pyramid", "Pyramid", "Solitaire", "Clear a pyramid of 28 cards by pairing cards that add up to 13."
+    ),
+    GameInfo(
+        "tripeaks",
+        "Tri-Peaks",
+        "Solitaire",
+        "Run up and down in rank to clear three peaks before the stock ends.",
+    ),
+    GameInfo(
+        "triad",
+        "Triad",
+        "2-6 players",
+        "The Colonial card game: build the best pyramid from 55 hexagonal cards and bet.",
+    ),
+    GameInfo(
+        "blocks",
+        "Pyramid Poker",
+        "2 players",
+        "Build a pyramid of hidden blocks together, then take them apart into three poker hands.",
+    ),
+)

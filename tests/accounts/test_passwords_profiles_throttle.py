@@ -1,0 +1,185 @@
+"""Password change and reset, public profiles, and log-in throttling."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+
+User = get_user_model()
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "tall-pyramid-of-cards-42"
+NEW_PASSWORD = "capstone-pyramid-glory-77"
+
+
+@pytest.fixture
+def alice() -> object:
+    return User.objects.create_user(username="alice", email="alice@example.com", password=PASSWORD)
+
+
+class TestPasswordChange:
+    def test_needs_login(self, client: Client) -> None:
+        response = client.get("/accounts/password_change/")
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+
+    def test_changes_the_password_and_keeps_the_session(self, client: Client, alice: object) -> None:
+        client.force_login(alice)
+        response = client.post(
+            "/accounts/password_change/",
+            {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        )
+        assert response.status_code == 302 and response.url == "/accounts/password_change/done/"
+        assert client.get(response.url).status_code == 200
+        alice.refresh_from_db()
+        assert alice.check_password(NEW_PASSWORD)
+        assert client.get("/").context["user"].is_authenticated
+
+    @pytest.mark.parametrize(
+        ("data", "message"),
+        [
+            (
+                {"old_password": "wrong", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+                "Your old password was entered incorrectly",
+            ),
+            (
+                {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": "different-9x"},
+                "The two password fields",
+            ),
+            ({"old_password": PASSWORD, "new_password1": "abc", "new_password2": "abc"}, "too short"),
+        ],
+    )
+    def test_errors(self, client: Client, alice: object, data: dict[str, str], message: str) -> None:
+        client.force_login(alice)
+        response = client.post("/accounts/password_change/", data)
+        assert response.status_code == 200 and message in response.content.decode()
+        alice.refresh_from_db()
+        assert alice.check_password(PASSWORD)
+
+
+class TestPasswordReset:
+    def test_full_reset_by_email_link(self, client: Client, alice: object) -> None:
+        response = client.post("/accounts/password_reset/", {"email": "ALICE@example.com"})
+        assert response.status_code == 302 and response.url == "/accounts/password_reset/done/"
+        assert len(mail.outbox) == 1
+        message = mail.outbox[0]
+        assert message.to == ["alice@example.com"] and "Reset your" in message.subject
+        link = re.search(r"https?://[^/]+(/accounts/reset/\S+/)", message.body).group(1)
+
+        form_page = client.get(link, follow=True)
+        assert "Choose a new password" in form_page.content.decode()
+        set_url = form_page.redirect_chain[-1][0]
+        done = client.post(set_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        assert done.status_code == 302 and done.url == "/accounts/reset/done/"
+        alice.refresh_from_db()
+        assert alice.check_password(NEW_PASSWORD)
+
+        again = client.get(link, follow=True)  # a link works once
+        assert "This link no longer works" in again.content.decode()
+
+    def test_unknown_email_reveals_nothing_and_sends_nothing(self, client: Client) -> None:
+        response = client.post("/accounts/password_reset/", {"email": "nobody@example.com"})
+        assert response.status_code == 302 and response.url == "/accounts/password_reset/done/"
+        assert mail.outbox == []
+
+    def test_invalid_email_is_an_error(self, client: Client) -> None:
+        response = client.post("/accounts/password_reset/", {"email": "nope"})
+        assert "Enter a valid email address." in response.content.decode()
+
+    def test_weak_new_password_is_refused(self, client: Client, alice: object) -> None:
+        client.post("/accounts/password_reset/", {"email": "alice@example.com"})
+        link = re.search(r"https?://[^/]+(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+        set_url = client.get(link, follow=True).redirect_chain[-1][0]
+        response = client.post(set_url, {"new_password1": "123", "new_password2": "123"})
+        assert response.status_code == 200 and "too short" in response.content.decode()
+        alice.refresh_from_db()
+        assert alice.check_password(PASSWORD)
+
+    def test_forged_token_is_refused(self, client: Client, alice: object) -> None:
+        response = client.get("/accounts/reset/MQ/forged-token/", follow=True)
+        assert "This link no longer works" in response.content.decode()
+
+
+class TestProfile:
+    def test_public_profile(self, client: Client, alice: object) -> None:
+        alice.bio = "Pairs to thirteen, all day."
+        alice.save()
+        response = client.get("/u/alice/")
+        body = response.content.decode()
+        assert response.status_code == 200
+        assert "<h1>alice</h1>" in body and "Pairs to thirteen, all day." in body
+        assert "alice@example.com" not in body  # e-mails are private
+        assert "Edit profile" not in body
+
+    def test_owner_sees_account_links(self, client: Client, alice: object) -> None:
+        client.force_login(alice)
+        body = client.get("/u/alice/").content.decode()
+        assert "Edit profile" in body and "Change password" in body
+
+    def test_other_case_redirects_to_the_canonical_address(self, client: Client, alice: object) -> None:
+        response = client.get("/u/ALICE/")
+        assert response.status_code == 301 and response.url == "/u/alice/"
+
+    def test_unknown_and_inactive_users_are_404(self, client: Client, alice: object) -> None:
+        assert client.get("/u/nobody/").status_code == 404
+        alice.is_active = False
+        alice.save()
+        assert client.get("/u/alice/").status_code == 404
+
+    def test_edit_bio(self, client: Client, alice: object) -> None:
+        client.force_login(alice)
+        response = client.post("/accounts/profile/", {"bio": "Hello"})
+        assert response.status_code == 302 and response.url == "/u/alice/"
+        alice.refresh_from_db()
+        assert alice.bio == "Hello"
+
+    def test_edit_bio_too_long_is_an_error(self, client: Client, alice: object) -> None:
+        client.force_login(alice)
+        response = client.post("/accounts/profile/", {"bio": "x" * 281})
+        assert "Ensure this value has at most 280 characters" in response.content.decode()
+
+
+class TestThrottle:
+    def fail(self, client: Client, username: str = "alice", ip: str = "10.0.0.1") -> object:
+        return client.post("/accounts/login/", {"username": username, "password": "wrong"}, REMOTE_ADDR=ip)
+
+    def test_five_failures_lock_the_account_from_that_address(self, client: Client, alice: object) -> None:
+        for _ in range(4):
+            assert self.fail(client).status_code == 200
+        locked = self.fail(client)
+        assert locked.status_code == 429
+        assert "Too many failed log-ins" in locked.content.decode()
+        # Even the right password is refused while locked out.
+        right = client.post(
+            "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
+        )
+        assert right.status_code == 429
+        assert not client.get("/").context["user"].is_authenticated
+
+    def test_lockout_ignores_username_case(self, client: Client, alice: object) -> None:
+        for name in ("alice", "ALICE", "Alice", "aLiCe"):
+            self.fail(client, username=name)
+        assert self.fail(client, username="ALICE").status_code == 429
+
+    def test_the_owner_can_still_log_in_from_elsewhere(self, client: Client, alice: object) -> None:
+        for _ in range(5):
+            self.fail(client)
+        other = Client()
+        response = other.post(
+            "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.2"
+        )
+        assert response.status_code == 302
+
+    def test_success_resets_the_count(self, client: Client, alice: object) -> None:
+        for _ in range(4):
+            self.fail(client)
+        ok = client.post(
+            "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
+        )
+        assert ok.status_code == 302
+        client.post("/accounts/logout/")
+        for _ in range(4):
+            assert self.fail(client).status_code == 200

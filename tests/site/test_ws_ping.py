@@ -1,0 +1,64 @@
+"""The /ws/ping/ socket through the real ASGI stack (origin check and session auth included)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from config.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+
+
+async def test_answers_ping() -> None:
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_json_to({"type": "ping", "echo": 7})
+    assert await communicator.receive_json_from() == {"type": "pong", "user": None, "echo": 7}
+    await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "error"),
+    [
+        ("not json", "frames must be JSON objects"),
+        ("[1, 2]", 'expected {"type": "ping"}'),
+        ('{"type": "shout"}', 'expected {"type": "ping"}'),
+    ],
+)
+async def test_malformed_frames_get_an_error_and_the_socket_stays_open(frame: str, error: str) -> None:
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=ORIGIN)
+    await communicator.connect()
+    await communicator.send_to(text_data=frame)
+    assert await communicator.receive_json_from() == {"type": "error", "error": error}
+    await communicator.send_json_to({"type": "ping"})
+    assert (await communicator.receive_json_from())["type"] == "pong"
+    await communicator.disconnect()
+
+
+async def test_foreign_origin_is_refused() -> None:
+    communicator = WebsocketCommunicator(
+        application, "/ws/ping/", headers=[(b"origin", b"https://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_knows_the_signed_in_user(async_client: object) -> None:
+    from asgiref.sync import sync_to_async
+
+    user = await sync_to_async(get_user_model().objects.create_user)(
+        "carol", "c@example.com", "x-long-pass-1"
+    )
+    await async_client.aforce_login(user)
+    cookie = async_client.cookies["sessionid"].value
+    headers = [*ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
+    await communicator.connect()
+    await communicator.send_json_to({"type": "ping"})
+    assert (await communicator.receive_json_from())["user"] == "carol"
+    await communicator.disconnect()
