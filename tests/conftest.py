@@ -38,6 +38,8 @@ def _service_env() -> dict[str, str]:
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker process on the test database and the test Redis."""
+    from django.conf import settings
+
     from config.celery import app
 
     log = open(artifacts_dir() / "celery-worker.log", "wb")  # noqa: SIM115 - closed at teardown
@@ -53,6 +55,8 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
             "INFO",
             "--without-gossip",
             "--without-mingle",
+            "--queues",
+            settings.CELERY_TASK_DEFAULT_QUEUE,
             "--hostname",
             f"test-{os.getpid()}@%h",
         ],

@@ -17,3 +17,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed; p
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
+# Two test runs may share one Redis (a developer's and CI's): each worker takes tasks
+# only from the queue named after its own test database.
+CELERY_TASK_DEFAULT_QUEUE = f"tasks-{DATABASES['default']['TEST']['NAME']}"
