@@ -89,6 +89,14 @@ class Engine(ABC, Generic[S, A]):
         """What ``seat`` may know, as JSON-ready data; ``None`` or -1 is a spectator."""
 
     @abstractmethod
+    def full_view(self, state: S) -> dict[str, Any]:
+        """Everything, hidden cards included, in the shape of ``view``.
+
+        For replays of finished games (LP-3) and for tests; the site must never send it
+        while a game runs.
+        """
+
+    @abstractmethod
     def outcome(self, state: S) -> dict[str, Any] | None:
         """``None`` while the game runs; then the result."""
 

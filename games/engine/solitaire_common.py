@@ -1,0 +1,116 @@
+"""What the two solitaire engines (Pyramid and Tri-Peaks) share.
+
+Both are one-seat games on a standard deck: the deal, card text parsing, the game's
+status, the ``draw`` and ``resign`` actions, and the seat check of ``view``.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from games.engine import rng
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, check_seed
+from games.engine.cards import STANDARD_DECK, SUITS, check_deck, rank_value
+
+PLAYING = "playing"
+WON = "won"
+LOST = "lost"
+RESIGNED = "resigned"
+
+_CARD_TEXT = re.compile(r"(10|[2-9TJQKA])([CDHS])", re.IGNORECASE)
+
+
+def parse_card(text: str) -> str:
+    """The canonical text of a card written ``Ah``, ``td``, ``10D`` ...; ``IllegalAction`` if not a card."""
+    match = _CARD_TEXT.fullmatch(text.strip())
+    if match is None:
+        raise IllegalAction(f"{text.strip()!r} is not a card: write rank then suit, e.g. 'Ah', 'Td', '7c'")
+    rank = match.group(1).upper()
+    return ("T" if rank == "10" else rank) + match.group(2).lower()
+
+
+def card_order(card: str) -> tuple[int, int]:
+    """Sort key: by value, then suit (clubs, diamonds, hearts, spades)."""
+    return rank_value(card), SUITS.index(card[1])
+
+
+def deal(seed: int, deck: Sequence[str] | None) -> tuple[str, ...]:
+    """The deck to deal from, top card first: ``deck`` if given, else the seed's shuffle."""
+    check_seed(seed)
+    if deck is None:
+        return tuple(rng.shuffled(STANDARD_DECK, seed))
+    return check_deck(deck, STANDARD_DECK)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: for messages."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def add_score(score: int, delta: int) -> int:
+    """A score after ``delta``: a penalty that would take it below 0 stops at 0 (PY-7, TP-6)."""
+    return max(0, score + delta)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Turn the stock's top card onto the waste (PY-2, TP-3)."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True)
+class Resign:
+    """Give the game up (PY-5; the same is offered in Tri-Peaks)."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+class SolitaireState(Protocol):
+    @property
+    def status(self) -> str: ...
+
+
+S = TypeVar("S", bound=SolitaireState)
+A = TypeVar("A")
+
+
+class SolitaireEngine(Engine[S, A]):
+    """A one-seat game: seat 0 acts while the game runs; spectators see what seat 0 sees."""
+
+    action_types: ClassVar[tuple[type, ...]]
+
+    def current_player(self, state: S) -> int | None:
+        return 0 if state.status == PLAYING else None
+
+    def _apply(self, state: S, action: A) -> S:
+        if not isinstance(action, self.action_types):
+            raise IllegalAction(f"{action!r} is not a {self.name} action")
+        if state.status != PLAYING:
+            raise IllegalAction(f"the game is over ({state.status})")
+        return self._play(state, action)
+
+    @abstractmethod
+    def _play(self, state: S, action: A) -> S:
+        """Apply an action of this game to a running game."""
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        if seat not in (None, TABLE_SEAT, 0):
+            raise ValueError(f"{self.name} has one seat, 0; got seat {seat!r}")
+        return self._view(state, reveal=False)
+
+    def full_view(self, state: S) -> dict[str, Any]:
+        return self._view(state, reveal=True)
+
+    @abstractmethod
+    def _view(self, state: S, *, reveal: bool) -> dict[str, Any]:
+        """The public view, the same for the player and for spectators (LP-3); with
+        ``reveal``, also every unseen card (for replays of finished games)."""
