@@ -110,21 +110,31 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module at a time.
+
+    Playwright's sync API keeps an event loop running in this thread while it is open,
+    which would stop pytest-asyncio tests (and Django's async-safety check) elsewhere in
+    the run; so it is opened per module and closed after.
+    """
     from playwright.sync_api import sync_playwright
 
     executable = os.environ.get("CAPSTONE_CHROMIUM", "/usr/bin/chromium")
     if not Path(executable).exists():
         raise RuntimeError(f"Chromium is needed at {executable} (Debian: apt-get install chromium)")
-    # Playwright's sync API runs an event loop in this thread, and Django then refuses
-    # the database work of test set-up and teardown. Safe here: this process serves no
-    # requests (daphne does, in its own process).
+    # With that loop running, Django refuses the database work of test set-up and
+    # teardown. Safe here: this process serves no requests (daphne does, in its own).
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=executable, args=CHROMIUM_ARGS, headless=True
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture
@@ -144,3 +154,8 @@ def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         for j, page in enumerate(context.pages):
             page.screenshot(path=str(artifacts_dir() / f"{name}-{i}-{j}.png"), full_page=True)
         context.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser journeys last: the slowest tests, and the only ones that hold Chromium."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
