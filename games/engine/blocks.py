@@ -1,0 +1,668 @@
+"""Pyramid Poker, the two-player block game (``blocks``): RULES.md section 4, BL-1..BL-8.
+
+How this engine reads the rules where the text leaves room (docs/rules/blocks.md says
+the same for players):
+
+Deal (BL-1). The 54 blocks are the 52 cards and the Jokers ``X1``, ``X2``. A deck, given
+or shuffled from the seed with ``rng.shuffled``, is dealt top first: the game's first
+player takes blocks 1-15 as their personal supply (next block first), the second player
+16-30, and the other 24 are the general supply (top first). Game ``k`` of a match
+(``k`` counts every game dealt, tie replays included, from 0) uses the given deck or the
+seed for ``k = 0`` and ``rng.derive_seed(seed, "game", k)`` after that. Seat ``k % 2``
+is the first player of game ``k``, so first move alternates through a match.
+
+Places (BL-2) are ``(row, index)``: row 0 is the foundation, places 0-7; row ``r`` has
+places ``0 .. 7 - r``; ``(r, i)`` rests on ``(r-1, i)`` and ``(r-1, i+1)``. Building can
+never get stuck: the lowest empty place is always open, and 30 < 36 places.
+
+Actions (their canonical texts):
+- ``place R,I`` (BL-3): put the next block of your own supply on open place (R, I). The
+  player to place sees that block in their view (``next_block``) before choosing.
+- ``take R,I`` (BL-4): take a block no block rests on. Only the taker sees its face.
+- ``hand K`` (K = 1, 2, 3): put the block you hold into hand K (5 blocks at most); from
+  then on it is face up for both. Every take ends with exactly one ``hand K``.
+- ``keep CARD`` (BL-5): after taking a Joker. The Joker is discarded face up and up to 3
+  blocks of the general supply are turned over face up, a turned-over Joker being
+  discarded and replaced by the next supply block; the taker keeps one (then ``hand K``)
+  and the others are discarded face up. The supply never runs dry: only 2 Jokers exist,
+  so at most 6 blocks are turned over in a game (both Jokers in the pyramid) and at most
+  4 when one Joker is in the supply, against 24 in it.
+- ``tie-replay``: a table action (``current_player == TABLE_SEAT``) that deals the
+  tie-replay game of BL-8.
+Each player takes exactly 15 blocks (30 takes, alternating) and each take puts exactly
+one block into a hand, Joker or not, so the three hands fill exactly when the pyramid
+empties and a hand step always has a hand with room.
+
+Showdown (BL-6). Hand K meets hand K; the better poker hand wins that pair, equal poker
+value is a drawn pair. A player wins the game by winning more pairs than the opponent
+(2-1, 2-0, 3-0, and also 1-0 with two drawn pairs). The game *ends equal* when both won
+the same number of pairs (1-1 with a draw, or three draws).
+
+Advanced scoring (BL-7, ``scoring="advanced"``). A game scores, for each player: the sum
+of their three hands' points (Royal Flush 5 ... No Pair -1, ``poker.HAND_POINTS``); +3 if
+they won exactly two pairs, +4 if they won all three (not both); -1 more if all three of
+their hands are No Pair. Game points may be negative and are added to the match totals.
+After each game, if a total is at least ``target`` the match is over and the higher
+total wins; if both totals are equal (both at or past the target) the match ends equal.
+Otherwise the next game is dealt at once.
+
+Tie replay (BL-8). A basic game, or an advanced match, that ends equal waits for the
+``tie-replay`` table action, which deals a fresh game. A basic tie replay is decided like
+any game; an advanced one adds its points to the totals and the higher total wins the
+match whatever the target. Either repeats while still equal, so a finished game always
+has a winner.
+
+Views (LP-3). ``view(state, seat)`` holds only what that seat may know;
+``view(state, None)`` is a spectator's. ``full_view(state)`` shows every block, both
+supplies and the general supply in order (not the seed); it is for replays of finished
+games (LP-3) and tests, never for a game still being played.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from games.engine import config as cfg
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, check_seed
+from games.engine.cards import STANDARD_DECK, check_deck
+from games.engine.poker import HAND_POINTS, poker_name, poker_value
+from games.engine.rng import derive_seed, shuffled
+
+__all__ = [
+    "BLOCKS",
+    "ENGINE",
+    "JOKERS",
+    "PLACES",
+    "Action",
+    "BlocksEngine",
+    "BlocksState",
+    "GameResult",
+    "Keep",
+    "Place",
+    "PutInHand",
+    "Take",
+    "TieReplay",
+    "poker_name",
+    "poker_value",
+    "score_breakdown",
+]
+
+JOKERS: tuple[str, ...] = ("X1", "X2")
+BLOCKS: tuple[str, ...] = STANDARD_DECK + JOKERS
+FOUNDATION = 8
+PYRAMID_SIZE = 30
+SUPPLY_SIZE = 15
+HAND_COUNT = 3
+HAND_SIZE = 5
+JOKER_REVEAL = 3
+
+PLACES: tuple[tuple[int, int], ...] = tuple((r, i) for r in range(FOUNDATION) for i in range(FOUNDATION - r))
+"""Every place of the pyramid, foundation first; a state's pyramid is indexed like this."""
+PLACE_ID: dict[tuple[int, int], int] = {place: n for n, place in enumerate(PLACES)}
+SUPPORTS: tuple[tuple[int, ...], ...] = tuple(
+    () if r == 0 else (PLACE_ID[r - 1, i], PLACE_ID[r - 1, i + 1]) for r, i in PLACES
+)
+"""The places a place rests on."""
+RESTING_ON: tuple[tuple[int, ...], ...] = tuple(
+    tuple(PLACE_ID[p] for p in ((r + 1, i - 1), (r + 1, i)) if p in PLACE_ID) for r, i in PLACES
+)
+"""The places that rest on a place."""
+
+OPTIONS: dict[str, cfg.Option] = {
+    "scoring": cfg.Option("basic", cfg.one_of("basic", "advanced")),
+    "target": cfg.Option(7, cfg.one_of(7, 11)),
+}
+
+WIN_BONUS: dict[int, int] = {2: 3, 3: 4}
+"""BL-7: points for winning exactly two pairs of hands, or all three."""
+
+Phase = Literal["build", "take", "hand", "joker", "tie-replay", "over"]
+Viewer = int | None | Literal["all"]
+
+
+# --- actions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """BL-3: put the next block of one's own supply on place (row, index)."""
+
+    row: int
+    index: int
+
+    def __str__(self) -> str:
+        return f"place {self.row},{self.index}"
+
+
+@dataclass(frozen=True)
+class Take:
+    """BL-4: take the block at (row, index) out of the pyramid."""
+
+    row: int
+    index: int
+
+    def __str__(self) -> str:
+        return f"take {self.row},{self.index}"
+
+
+@dataclass(frozen=True)
+class PutInHand:
+    """BL-4: put the held block into hand 1, 2 or 3."""
+
+    hand: int
+
+    def __str__(self) -> str:
+        return f"hand {self.hand}"
+
+
+@dataclass(frozen=True)
+class Keep:
+    """BL-5: keep this one of the blocks a Joker turned over."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"keep {self.card}"
+
+
+@dataclass(frozen=True)
+class TieReplay:
+    """BL-8: the table starts the tie-replay game."""
+
+    def __str__(self) -> str:
+        return "tie-replay"
+
+
+Action = Place | Take | PutInHand | Keep | TieReplay
+
+_PLACE_RE = re.compile(r"(place|take)\s+(\d+)\s*,\s*(\d+)")
+_HAND_RE = re.compile(r"hand\s+(\d+)")
+_KEEP_RE = re.compile(r"keep\s+(\S+)")
+
+
+# --- state ---------------------------------------------------------------------------
+
+Block = tuple[str, int]
+"""A block in the pyramid: its face and the seat that placed it."""
+Hands = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A block taken and not yet put into a hand."""
+
+    face: str
+    placer: int | None
+    """Who placed it; ``None`` for a block turned over from the general supply (public)."""
+    origin: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One showdown (BL-6), with its advanced points (BL-7) when the match scores them."""
+
+    game: int
+    first: int
+    tie_replay: bool
+    hands: tuple[Hands, Hands]
+    pairs: tuple[int | None, ...]
+    """The winning seat of each pair of hands; ``None`` for a drawn pair."""
+    won: tuple[int, int]
+    points: tuple[int, int] | None
+    totals: tuple[int, int] | None
+    """Match totals after this game (advanced only)."""
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won more pairs; ``None`` when the game ended equal."""
+        if self.won[0] == self.won[1]:
+            return None
+        return 0 if self.won[0] > self.won[1] else 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "first_player": self.first,
+            "tie_replay": self.tie_replay,
+            "hands": [_hands_json(hands, complete=True) for hands in self.hands],
+            "pairs": list(self.pairs),
+            "won": list(self.won),
+            "winner": self.winner,
+            "points": None if self.points is None else list(self.points),
+            "breakdown": None
+            if self.points is None
+            else [score_breakdown(hands, won) for hands, won in zip(self.hands, self.won, strict=True)],
+            "totals": None if self.totals is None else list(self.totals),
+        }
+
+
+@dataclass(frozen=True)
+class BlocksState:
+    """A whole game or match: the current deal, where every block is, and past showdowns."""
+
+    scoring: str
+    target: int
+    seed: int
+    game: int
+    """How many games this match dealt before this one (tie replays included)."""
+    first: int
+    tie_replay: bool
+    phase: Phase
+    to_act: int
+    """The seat to act in build, take, hand and joker phases; meaningless otherwise."""
+    supplies: tuple[tuple[str, ...], tuple[str, ...]]
+    general: tuple[str, ...]
+    pyramid: tuple[Block | None, ...]
+    placed: int
+    hands: tuple[Hands, Hands]
+    discards: tuple[str, ...]
+    holding: Holding | None
+    revealed: tuple[str, ...]
+    totals: tuple[int, int]
+    results: tuple[GameResult, ...]
+
+
+def _hands_json(hands: Hands, *, complete: bool = False) -> list[dict[str, Any]]:
+    out = []
+    for hand in hands:
+        full = len(hand) == HAND_SIZE
+        item: dict[str, Any] = {"cards": list(hand), "name": poker_name(hand) if full else None}
+        if complete:
+            item["value"] = poker_value(hand)
+        out.append(item)
+    return out
+
+
+def _deal_deck(seed: int, game: int) -> tuple[str, ...]:
+    return tuple(shuffled(BLOCKS, seed if game == 0 else derive_seed(seed, "game", game)))
+
+
+def _place_text(pid: int) -> str:
+    return f"{PLACES[pid][0]},{PLACES[pid][1]}"
+
+
+def _place_id(row: int, index: int) -> int:
+    pid = PLACE_ID.get((row, index))
+    if pid is None:
+        last = FOUNDATION - 1
+        raise IllegalAction(
+            f"there is no place {row},{index}: rows are 0-{last} and row R has places 0-{last}-R"
+        )
+    return pid
+
+
+def _is_open(pyramid: tuple[Block | None, ...], pid: int) -> bool:
+    return pyramid[pid] is None and all(pyramid[s] is not None for s in SUPPORTS[pid])
+
+
+def _is_takeable(pyramid: tuple[Block | None, ...], pid: int) -> bool:
+    return pyramid[pid] is not None and all(pyramid[c] is None for c in RESTING_ON[pid])
+
+
+def _with_card(hands: tuple[Hands, Hands], seat: int, hand: int, card: str) -> tuple[Hands, Hands]:
+    mine = tuple((*cards, card) if k == hand else cards for k, cards in enumerate(hands[seat]))
+    return (mine, hands[1]) if seat == 0 else (hands[0], mine)
+
+
+def score_breakdown(hands: Hands, won: int) -> dict[str, Any]:
+    """BL-7 for one player's game: each hand's points, the win bonus, the all-below-a-pair -1."""
+    names = [poker_name(hand) for hand in hands]
+    breakdown: dict[str, Any] = {
+        "hands": [HAND_POINTS[name] for name in names],
+        "bonus": WIN_BONUS.get(won, 0),
+        "no_pair_penalty": -1 if all(name == "No Pair" for name in names) else 0,
+    }
+    breakdown["total"] = sum(breakdown["hands"]) + breakdown["bonus"] + breakdown["no_pair_penalty"]
+    return breakdown
+
+
+class BlocksEngine(Engine[BlocksState, Action]):
+    name = "blocks"
+    version = 1
+    min_players = 2
+    max_players = 2
+
+    def normalize_config(self, config: dict[str, Any] | None) -> dict[str, Any]:
+        return cfg.resolve("blocks", config, OPTIONS)
+
+    def initial_state(
+        self, config: dict[str, Any] | None = None, seed: int = 0, deck: Sequence[str] | None = None
+    ) -> BlocksState:
+        options = self.normalize_config(config)
+        check_seed(seed)
+        cards = _deal_deck(seed, 0) if deck is None else check_deck(deck, BLOCKS, "blocks deck")
+        empty: tuple[Hands, Hands] = ((), ())
+        base = BlocksState(
+            scoring=options["scoring"],
+            target=options["target"],
+            seed=seed,
+            game=0,
+            first=0,
+            tie_replay=False,
+            phase="build",
+            to_act=0,
+            supplies=((), ()),
+            general=(),
+            pyramid=(),
+            placed=0,
+            hands=empty,
+            discards=(),
+            holding=None,
+            revealed=(),
+            totals=(0, 0),
+            results=(),
+        )
+        return self._deal(base, 0, cards, tie_replay=False)
+
+    def _deal(self, state: BlocksState, game: int, deck: tuple[str, ...], *, tie_replay: bool) -> BlocksState:
+        first = game % 2
+        firsts, seconds = deck[:SUPPLY_SIZE], deck[SUPPLY_SIZE : 2 * SUPPLY_SIZE]
+        supplies = (firsts, seconds) if first == 0 else (seconds, firsts)
+        return replace(
+            state,
+            game=game,
+            first=first,
+            tie_replay=tie_replay,
+            phase="build",
+            to_act=first,
+            supplies=supplies,
+            general=deck[2 * SUPPLY_SIZE :],
+            pyramid=(None,) * len(PLACES),
+            placed=0,
+            hands=(((),) * HAND_COUNT, ((),) * HAND_COUNT),
+            discards=(),
+            holding=None,
+            revealed=(),
+        )
+
+    # --- the contract ----------------------------------------------------------------
+
+    def current_player(self, state: BlocksState) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.phase == "tie-replay":
+            return TABLE_SEAT
+        return state.to_act
+
+    def legal_actions(self, state: BlocksState) -> list[Action]:
+        pyramid = state.pyramid
+        if state.phase == "build":
+            return [Place(*PLACES[pid]) for pid in range(len(PLACES)) if _is_open(pyramid, pid)]
+        if state.phase == "take":
+            return [Take(*PLACES[pid]) for pid in range(len(PLACES)) if _is_takeable(pyramid, pid)]
+        if state.phase == "hand":
+            hands = state.hands[state.to_act]
+            return [PutInHand(k + 1) for k in range(HAND_COUNT) if len(hands[k]) < HAND_SIZE]
+        if state.phase == "joker":
+            return [Keep(card) for card in state.revealed]
+        if state.phase == "tie-replay":
+            return [TieReplay()]
+        return []
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalAction(f"an action text must be a string, not {type(text).__name__}")
+        clean = text.strip()
+        if clean == "tie-replay":
+            return TieReplay()
+        if match := _PLACE_RE.fullmatch(clean):
+            kind = Place if match[1] == "place" else Take
+            return kind(int(match[2]), int(match[3]))
+        if match := _HAND_RE.fullmatch(clean):
+            return PutInHand(int(match[1]))
+        if match := _KEEP_RE.fullmatch(clean):
+            return Keep(match[1])
+        raise IllegalAction(
+            f"cannot read {text!r}: actions are 'place R,I', 'take R,I', 'hand K', 'keep CARD', 'tie-replay'"
+        )
+
+    def _apply(self, state: BlocksState, action: Action) -> BlocksState:
+        if state.phase == "over":
+            raise IllegalAction(f"{action} is not possible: the game is over")
+        if isinstance(action, TieReplay):
+            if state.phase != "tie-replay":
+                raise IllegalAction("tie-replay is only possible after a game or match that ended equal")
+            return self._deal(state, state.game + 1, _deal_deck(state.seed, state.game + 1), tie_replay=True)
+        if state.phase == "tie-replay":
+            raise IllegalAction(f"{action} is not possible: the tie-replay game has not started yet")
+        if isinstance(action, Place):
+            return self._place(state, action)
+        if isinstance(action, Take):
+            return self._take(state, action)
+        if isinstance(action, Keep):
+            return self._keep(state, action)
+        if isinstance(action, PutInHand):
+            return self._put(state, action)
+        raise IllegalAction(f"{action!r} is not a blocks action")
+
+    def _wrong_phase(self, state: BlocksState, action: Action) -> IllegalAction:
+        doing = {
+            "build": "build the pyramid ('place R,I')",
+            "take": "take a block ('take R,I')",
+            "hand": "put the block taken into a hand ('hand K')",
+            "joker": "keep one of the blocks the Joker turned over ('keep CARD')",
+        }[state.phase]
+        return IllegalAction(f"{action} is not possible now: seat {state.to_act} must {doing}")
+
+    def _place(self, state: BlocksState, action: Place) -> BlocksState:
+        if state.phase != "build":
+            raise self._wrong_phase(state, action)
+        pid = _place_id(action.row, action.index)
+        pyramid = state.pyramid
+        if pyramid[pid] is not None:
+            raise IllegalAction(f"place {_place_text(pid)} already holds a block")
+        missing = [_place_text(s) for s in SUPPORTS[pid] if pyramid[s] is None]
+        if missing:
+            below = " and ".join(_place_text(s) for s in SUPPORTS[pid])
+            empty = " and ".join(missing)
+            raise IllegalAction(
+                f"place {_place_text(pid)} is not open: it rests on {below}; {empty} is empty"
+            )
+        seat = state.to_act
+        card, rest = state.supplies[seat][0], state.supplies[seat][1:]
+        supplies = (rest, state.supplies[1]) if seat == 0 else (state.supplies[0], rest)
+        placed = state.placed + 1
+        done = placed == PYRAMID_SIZE
+        return replace(
+            state,
+            supplies=supplies,
+            pyramid=(*pyramid[:pid], (card, seat), *pyramid[pid + 1 :]),
+            placed=placed,
+            phase="take" if done else "build",
+            to_act=state.first if done else 1 - seat,
+        )
+
+    def _take(self, state: BlocksState, action: Take) -> BlocksState:
+        if state.phase != "take":
+            raise self._wrong_phase(state, action)
+        pid = _place_id(action.row, action.index)
+        block = state.pyramid[pid]
+        if block is None:
+            raise IllegalAction(f"there is no block at {_place_text(pid)}")
+        on_top = [_place_text(c) for c in RESTING_ON[pid] if state.pyramid[c] is not None]
+        if on_top:
+            above = " and ".join(on_top)
+            raise IllegalAction(f"block {_place_text(pid)} cannot be taken: {above} rests on it")
+        pyramid = (*state.pyramid[:pid], None, *state.pyramid[pid + 1 :])
+        face, placer = block
+        if face not in JOKERS:
+            return replace(state, pyramid=pyramid, phase="hand", holding=Holding(face, placer, PLACES[pid]))
+        # BL-5: the supply can hold the other Joker; it is discarded and replaced.
+        general = list(state.general)
+        discards = [*state.discards, face]
+        revealed: list[str] = []
+        while len(revealed) < JOKER_REVEAL and general:
+            card = general.pop(0)
+            (discards if card in JOKERS else revealed).append(card)
+        return replace(
+            state,
+            pyramid=pyramid,
+            general=tuple(general),
+            discards=tuple(discards),
+            revealed=tuple(revealed),
+            phase="joker",
+        )
+
+    def _keep(self, state: BlocksState, action: Keep) -> BlocksState:
+        if state.phase != "joker":
+            raise self._wrong_phase(state, action)
+        if action.card not in state.revealed:
+            raise IllegalAction(f"{action.card} is not one of the blocks turned over: {list(state.revealed)}")
+        others = tuple(card for card in state.revealed if card != action.card)
+        return replace(
+            state,
+            holding=Holding(action.card, None, None),
+            revealed=(),
+            discards=state.discards + others,
+            phase="hand",
+        )
+
+    def _put(self, state: BlocksState, action: PutInHand) -> BlocksState:
+        if state.phase != "hand":
+            raise self._wrong_phase(state, action)
+        if not 1 <= action.hand <= HAND_COUNT:
+            raise IllegalAction(f"there is no hand {action.hand}: hands are 1, 2 and 3")
+        seat, k = state.to_act, action.hand - 1
+        if len(state.hands[seat][k]) >= HAND_SIZE:
+            raise IllegalAction(f"hand {action.hand} is full ({HAND_SIZE} blocks)")
+        assert state.holding is not None
+        after = replace(
+            state,
+            hands=_with_card(state.hands, seat, k, state.holding.face),
+            holding=None,
+            phase="take",
+            to_act=1 - seat,
+        )
+        if any(block is not None for block in after.pyramid):
+            return after
+        return self._showdown(after)
+
+    def _showdown(self, state: BlocksState) -> BlocksState:
+        hands = state.hands
+        pairs: list[int | None] = []
+        for mine, theirs in zip(hands[0], hands[1], strict=True):
+            a, b = poker_value(mine), poker_value(theirs)
+            pairs.append(None if a == b else (0 if a > b else 1))
+        won = (pairs.count(0), pairs.count(1))
+        points: tuple[int, int] | None = None
+        totals: tuple[int, int] | None = None
+        if state.scoring == "advanced":
+            points = (score_breakdown(hands[0], won[0])["total"], score_breakdown(hands[1], won[1])["total"])
+            totals = (state.totals[0] + points[0], state.totals[1] + points[1])
+        result = GameResult(
+            state.game, state.first, state.tie_replay, hands, tuple(pairs), won, points, totals
+        )
+        state = replace(
+            state, results=(*state.results, result), totals=state.totals if totals is None else totals
+        )
+        if totals is None:
+            ends_equal, over = result.winner is None, True
+        else:
+            ends_equal = totals[0] == totals[1]
+            over = state.tie_replay or max(totals) >= state.target
+        if over and ends_equal:
+            return replace(state, phase="tie-replay")
+        if over:
+            return replace(state, phase="over")
+        return self._deal(state, state.game + 1, _deal_deck(state.seed, state.game + 1), tie_replay=False)
+
+    def outcome(self, state: BlocksState) -> dict[str, Any] | None:
+        if state.phase != "over":
+            return None
+        last = state.results[-1]
+        if state.scoring == "advanced":
+            scores = list(state.totals)
+            winner = 0 if scores[0] > scores[1] else 1
+        else:
+            scores = list(last.won)
+            winner = last.winner
+        return {
+            "winner": winner,
+            "scoring": state.scoring,
+            "target": state.target if state.scoring == "advanced" else None,
+            "scores": scores,
+            "hands": last.as_dict()["hands"],
+            "games": [result.as_dict() for result in state.results],
+        }
+
+    # --- views (LP-3) ------------------------------------------------------------------
+
+    def view(self, state: BlocksState, seat: int | None) -> dict[str, Any]:
+        if seat == TABLE_SEAT:
+            seat = None
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
+            raise ValueError(f"seat must be 0, 1, None or {TABLE_SEAT} (spectator), got {seat!r}")
+        return self._render(state, seat)
+
+    def full_view(self, state: BlocksState) -> dict[str, Any]:
+        """Every block face and both supplies in order: for replays of finished games only."""
+        return self._render(state, "all")
+
+    def _render(self, state: BlocksState, viewer: Viewer) -> dict[str, Any]:
+        def sees(placer: int | None) -> bool:
+            return viewer == "all" or placer is None or placer == viewer
+
+        to_act = self.current_player(state)
+        pyramid = []
+        for pid, (row, index) in enumerate(PLACES):
+            block = state.pyramid[pid]
+            pyramid.append(
+                {
+                    "row": row,
+                    "index": index,
+                    "filled": block is not None,
+                    "face": block[0] if block is not None and sees(block[1]) else None,
+                    "placer": None if block is None else block[1],
+                    "open": state.phase == "build" and _is_open(state.pyramid, pid),
+                    "takeable": state.phase == "take" and _is_takeable(state.pyramid, pid),
+                }
+            )
+        holding = None
+        if state.holding is not None:
+            held = state.holding
+            holding = {
+                "seat": state.to_act,
+                "face": held.face if sees(held.placer) or viewer == state.to_act else None,
+                "from": None if held.origin is None else list(held.origin),
+            }
+        next_block = None
+        if state.phase == "build" and viewer in ("all", state.to_act):
+            next_block = state.supplies[state.to_act][0]
+        supplies: list[dict[str, Any]] = [{"count": len(supply)} for supply in state.supplies]
+        general: dict[str, Any] = {"count": len(state.general)}
+        if viewer == "all":
+            for entry, supply in zip(supplies, state.supplies, strict=True):
+                entry["blocks"] = list(supply)
+            general["blocks"] = list(state.general)
+        legal = [str(a) for a in self.legal_actions(state)] if viewer == "all" or viewer == to_act else []
+        outcome = self.outcome(state)
+        return {
+            "game": self.name,
+            "seat": viewer,
+            "config": {"scoring": state.scoring, "target": state.target},
+            "phase": state.phase,
+            "to_act": to_act,
+            "game_number": state.game,
+            "first_player": state.first,
+            "tie_replay": state.tie_replay,
+            "pyramid": pyramid,
+            "placed": state.placed,
+            "supplies": supplies,
+            "general_supply": general,
+            "next_block": next_block,
+            "holding": holding,
+            "revealed": list(state.revealed),
+            "hands": [_hands_json(hands) for hands in state.hands],
+            "discards": list(state.discards),
+            "scores": list(state.totals) if state.scoring == "advanced" else None,
+            "results": [result.as_dict() for result in state.results],
+            "last_result": state.results[-1].as_dict() if state.results else None,
+            "legal": legal,
+            "outcome": outcome,
+        }
+
+
+ENGINE = BlocksEngine()
