@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import GAMES, get_engine  # noqa: E402
-from games.engine.blocks import poker_value  # noqa: E402
-from games.engine.cards import STANDARD_DECK  # noqa: E402
-from games.engine.triad import hand_value  # noqa: E402
-from games.engine.triad_hands import DECK as TRIAD_DECK  # noqa: E402
+from games.engine import GAMES, get_engine
+from games.engine.blocks import poker_value
+from games.engine.cards import STANDARD_DECK
+from games.engine.triad import hand_value
+from games.engine.triad_hands import DECK as TRIAD_DECK
 
 RANDOM_MOVE_LIMIT = 20_000  # a guard only: every game ends far sooner
 
@@ -52,7 +52,9 @@ def rate(run_one: Callable[[int], int], seconds: float) -> tuple[float, float]:
     return runs / elapsed, units / elapsed
 
 
-def evaluations(evaluate: Callable[[list[str]], object], deck: tuple[str, ...], size: int, seconds: float) -> float:
+def evaluations(
+    evaluate: Callable[[list[str]], object], deck: tuple[str, ...], size: int, seconds: float
+) -> float:
     chooser = random.Random(1)
     hands = [chooser.sample(deck, size) for _ in range(2_000)]
 
@@ -64,7 +66,9 @@ def evaluations(evaluate: Callable[[list[str]], object], deck: tuple[str, ...], 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="time spent on each measurement")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row\n")

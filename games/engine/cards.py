@@ -24,7 +24,7 @@ def check_deck(deck: Sequence[str], expected: Sequence[str], what: str = "deck")
         raise ValueError(f"{what} must be a sequence of card texts, not one string")
     cards = tuple(deck)
     if any(not isinstance(card, str) for card in cards):
-        raise ValueError(f"{what} must hold card texts such as 'Ah'")
+        raise ValueError(f"{what} must hold card texts such as {expected[0]!r}")
     want, have = Counter(expected), Counter(cards)
     if want != have:
         problems = []
