@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
-from games.engine.blocks import BLOCKS, BlocksState
+from games.engine.blocks import BLOCKS, JOKERS, BlocksState
 from games.engine.rng import SeededRNG, shuffled
 
 ENGINE = get_engine("blocks")
@@ -140,6 +140,12 @@ def test_redealing_unseen_blocks_leaves_a_view_unchanged(
         actions.pop()
     hidden = sorted(set(BLOCKS) - (public(state) if seat is None else known_to(state, seat)))
     mapping = dict(zip(hidden, SeededRNG(redeal).shuffled(hidden), strict=True))
+    held = state.holding.face if state.holding is not None and state.phase == "hand" else None
+    if held in mapping and mapping[held] in JOKERS:
+        # A taken Joker is shown at once (BL-5), so every viewer knows a held block is no
+        # Joker: a re-deal that makes it one is not a deal this viewer cannot rule out.
+        swap = next(b for b in hidden if b != held and mapping[b] not in JOKERS)
+        mapping[held], mapping[swap] = mapping[swap], mapping[held]
     other_deck = [mapping.get(block, block) for block in deck]
     other = ENGINE.replay(config, seed, actions, other_deck)[-1]
     assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
