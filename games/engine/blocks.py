@@ -1,6 +1,6 @@
 """Pyramid Poker, the two-player block game (``blocks``): RULES.md section 4, BL-1..BL-8.
 
-How this engine reads the rules where the text leaves room (docs/rules/blocks.md says
+How this engine reads the rules where the text leaves room (docs/rules.md, "Pyramid Poker", says
 the same for players):
 
 Deal (BL-1). The 54 blocks are the 52 cards and the Jokers ``X1``, ``X2``. A deck, given
