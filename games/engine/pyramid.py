@@ -371,16 +371,18 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction]):
 
     def _remove(self, state: PyramidState, action: Remove) -> PyramidState:
         cards = action.cards
+        # Where a card is comes first: "7h is covered by 2c and 9d" tells a player who
+        # tapped a covered card more than "7h is worth 7" would.
+        for card in cards:
+            problem = self._unavailable(state, card, partner=[c for c in cards if c != card])
+            if problem:
+                raise IllegalAction(problem)
         total = sum(rank_value(card) for card in cards)
         if len(cards) == 1 and total != TARGET:
             raise IllegalAction(f"{cards[0]} is worth {total}: only a King (13) is removed alone")
         if len(cards) == 2 and total != TARGET:
             hint = ": a King is removed alone" if TARGET in map(rank_value, cards) else ""
             raise IllegalAction(f"{cards[0]} + {cards[1]} make {total}, not {TARGET}{hint}")
-        for card in cards:
-            problem = self._unavailable(state, card, partner=[c for c in cards if c != card])
-            if problem:
-                raise IllegalAction(problem)
 
         tableau, reserve = list(state.tableau), list(state.reserve)
         stock, waste = state.stock, state.waste

@@ -661,3 +661,10 @@ def test_apply_takes_an_action_or_its_text() -> None:
     assert ENGINE.apply(state, Remove(("Td", "3h"))) == ENGINE.apply(state, "3h+Td")
     with pytest.raises(IllegalAction, match="not a pyramid action"):
         ENGINE.apply(state, Play("Td"))
+
+
+def test_py1_a_covered_card_is_refused_for_being_covered_before_its_value() -> None:
+    state = ENGINE.initial_state(None, 3)
+    apex = state.tableau[0]
+    with pytest.raises(IllegalAction, match=f"{apex} is covered by"):
+        ENGINE.apply(state, apex)
