@@ -1,0 +1,152 @@
+"""How fast is the exact solver? Time per deal, peak memory, share decided, and hint time.
+
+Run from the project root:
+
+    .venv/bin/python -m bench.solver [--seeds 1000] [--variants pyramid-52-3,tripeaks] [--hints 300]
+
+Each variant solves seeds 0 .. --seeds - 1 with no time limit (so every deal is decided)
+in a fresh process, and reports the median, p95, p99 and max wall-clock time per deal,
+the process's peak resident memory (getrusage maxrss, which includes the interpreter,
+about 20 MB), positions examined, and the win rate. Hints: from --hints mid-game states
+per game (seed s, then 3 to 40 random actions, mostly removals, drawn from a RNG seeded
+with s), the time of one ``hint()``. Prints markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import resource
+import statistics
+import time
+from typing import Any
+
+from games.engine import get_engine
+from games.engine.solitaire_common import PLAYING, Resign
+from games.engine.solver import hint, solve
+
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "pyramid-52-3": ("pyramid", {}),
+    "pyramid-52-1": ("pyramid", {"redeals": 0}),
+    "pyramid-52-u": ("pyramid", {"redeals": None}),
+    "pyramid-board-3": ("pyramid", {"clear_the_board": True}),
+    "pyramid-board-u": ("pyramid", {"clear_the_board": True, "redeals": None}),
+    "pyramid-52-3-overlap": ("pyramid", {"overlap_pairs": True}),
+    "pyramid-52-u-overlap": ("pyramid", {"redeals": None, "overlap_pairs": True}),
+    "pyramid-6rows-reserve": ("pyramid", {"rows": 6, "reserve": True}),
+    "pyramid-reshuffle": ("pyramid", {"reshuffle": True}),
+    "tripeaks": ("tripeaks", {}),
+}
+
+
+def percentile(sorted_values: list[float], share: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(share * len(sorted_values)))]
+
+
+def run_variant(job: tuple[str, int]) -> dict[str, Any]:
+    name, seeds = job
+    game, config = VARIANTS[name]
+    times, nodes = [], []
+    wins = decided = 0
+    for seed in range(seeds):
+        start = time.perf_counter()
+        sol = solve(game, config, seed)
+        times.append(time.perf_counter() - start)
+        nodes.append(sol.nodes)
+        decided += sol.winnable is not None
+        wins += sol.winnable is True
+    times.sort()
+    return {
+        "name": name,
+        "seeds": seeds,
+        "decided": decided,
+        "wins": wins,
+        "median": statistics.median(times),
+        "p95": percentile(times, 0.95),
+        "p99": percentile(times, 0.99),
+        "max": times[-1],
+        "mean": statistics.mean(times),
+        "max_nodes": max(nodes),
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def mid_game_state(game: str, seed: int) -> Any:
+    engine = get_engine(game)
+    rnd = random.Random(seed)
+    state = engine.initial_state(None, seed)
+    for _ in range(rnd.randint(3, 40)):
+        actions = [a for a in engine.legal_actions(state) if not isinstance(a, Resign)]
+        if not actions:
+            break
+        plays = [a for a in actions if str(a) not in ("draw", "redeal")]
+        state = engine.apply(state, rnd.choice(plays if plays and rnd.random() < 0.7 else actions))
+    return state
+
+
+def run_hints(job: tuple[str, int]) -> dict[str, Any]:
+    game, count = job
+    times = []
+    seed = 0
+    while len(times) < count:
+        state = mid_game_state(game, seed)
+        seed += 1
+        if state.status != PLAYING:
+            continue
+        start = time.perf_counter()
+        hint(game, state)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return {
+        "game": game,
+        "count": count,
+        "median": statistics.median(times),
+        "p95": percentile(times, 0.95),
+        "p99": percentile(times, 0.99),
+        "max": times[-1],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=1000)
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated names")
+    parser.add_argument("--hints", type=int, default=300, help="mid-game states per game (0: skip)")
+    args = parser.parse_args()
+    names = [n for n in args.variants.split(",") if n]
+    for name in names:
+        if name not in VARIANTS:
+            parser.error(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+
+    # A fresh process per variant, so that each peak memory is its own.
+    context = multiprocessing.get_context("spawn")
+    print("| variant | config | deals | decided | winnable | median | p95 | p99 | max | mean | peak RSS |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name in names:
+        with context.Pool(1, maxtasksperchild=1) as pool:
+            r = pool.apply(run_variant, ((name, args.seeds),))
+        config = VARIANTS[name][1]
+        print(
+            f"| {name} | `{config}` | {r['seeds']} | {100 * r['decided'] / r['seeds']:.1f}% | "
+            f"{100 * r['wins'] / r['seeds']:.1f}% | {1000 * r['median']:.1f} ms | {1000 * r['p95']:.0f} ms | "
+            f"{1000 * r['p99']:.0f} ms | {r['max']:.2f} s | {1000 * r['mean']:.0f} ms | "
+            f"{r['rss_mb']:.0f} MB |",
+            flush=True,
+        )
+    if args.hints:
+        print()
+        print("| hints | states | median | p95 | p99 | max |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for game in ("pyramid", "tripeaks"):
+            with context.Pool(1, maxtasksperchild=1) as pool:
+                h = pool.apply(run_hints, ((game, args.hints),))
+            print(
+                f"| {game} | {h['count']} | {1000 * h['median']:.1f} ms | {1000 * h['p95']:.1f} ms | "
+                f"{1000 * h['p99']:.1f} ms | {1000 * h['max']:.0f} ms |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,574 @@
+"""The exact Pyramid search (PY-1 .. PY-6).
+
+Every card in play gets a small integer id: tableau slots first (id = slot), then the
+reserve, then the current pass's sequence (waste bottom to top, then stock top to
+bottom). A position is ``live``, the bitmask of ids still in play; ``p``, the index in
+the pass's sequence of the stock's top card; and a *context*: the redeals used, whether
+this pass removed a card, and the pass's card order (which changes only with
+``reshuffle``). Without reshuffle every pass walks the same sequence, so the waste is
+the live cards before ``p`` and the stock the live cards from ``p`` on.
+
+Depth-first search, with these reductions (each keeps the verdict exact):
+
+* **Time dominance.** Drawing and redealing need nothing, so a position can always wait:
+  with the same cards in play, an earlier moment (fewer redeals used, then a smaller
+  ``p``) is at least as good as a later one. The table of failures therefore keeps, per
+  set of live cards, the earliest moment known to fail, and one search frame walks the
+  draws of a pass in a loop. After a draw only moves that use the new stock top are new:
+  every other move was available a moment earlier and leads to the same position.
+* **Safe removals.** An available King is removed at once and alone: any line that
+  removes it later can be replayed with it already gone, since every card available in
+  that line is available without the King, and the King pairs with nothing. The same
+  holds for a *class* (the values ``v`` and ``13 - v``) whose cards in play are all
+  available now and pair up exactly: removing all of them now takes away nothing that
+  another card needs. (Removing just any pair early is not safe: its cards might be
+  needed by other partners.) With ``reshuffle`` a removal from the stock or waste
+  changes the next shuffle, so there only tableau and reserve Kings are forced, and
+  only with a limited number of redeals (with unlimited ones, a pass whose only
+  removal was that King would lose its redeal).
+* **Useless redeals.** Without reshuffle, a redeal after a pass that removed nothing is
+  never needed: the start of that pass, which the search is already exploring, had the
+  same cards and one more redeal. (A search that starts in the middle of a pass treats
+  that pass as having removed a card, since its start is not explored.)
+* **Hopeless proofs.** Each pair removed takes one card of each value of a class, so the
+  cards that must go (all of them, or the tableau's with ``clear_the_board``) need a
+  matching, within their class, to partners they can ever be available together with.
+  Two tableau cards never meet when one lies on the other through a chain (with
+  ``overlap_pairs``, directly on it is allowed); two sequence cards never meet when the
+  waste is off limits; in the last pass two waste cards never meet and, with the waste
+  off limits, a waste card meets nothing, and two pairs of sequence cards cannot cross
+  (each needs every card between its two gone first). The matching is checked at the
+  start, for the class of every pair removed and, in the last pass, for the class of
+  every card drawn. Each class's answers are cached by its cards in play.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from games.engine import rng
+from games.engine.cards import rank_value
+from games.engine.pyramid import GEOMETRY, PyramidState
+from games.engine.solitaire_common import card_order
+
+TARGET = 13
+KING = 13
+WASTE_SHIFT = 64
+LAST_PASS = 1 << 62
+CHECK_EVERY = 1 << 12
+"""How many positions pass between two looks at the clock."""
+RECURSION_LIMIT = 20_000
+"""Deep enough for the longest line: every removal and redeal nests one frame."""
+
+Pair = tuple[int, ...]
+
+
+class SearchAborted(Exception):
+    """The node or time budget ran out before the verdict was known."""
+
+
+def pair_text(cards: tuple[str, ...]) -> str:
+    """The engine's canonical text of a removal (``Remove.__str__``)."""
+    return "+".join(sorted(cards, key=card_order))
+
+
+def _descendants(covered_by: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Slot -> bitmask of every slot piled on it, directly or through a chain."""
+    below = [0] * len(covered_by)
+    for k in reversed(range(len(covered_by))):
+        for j in covered_by[k]:
+            below[k] |= 1 << j | below[j]
+    return below
+
+
+def _crosses(a: int, b: int, chosen: list[tuple[int, int]]) -> bool:
+    """Whether the pair ``a < b`` crosses a pair of ``chosen`` (each written low id first)."""
+    return any(c < a < d < b or a < c < b < d for c, d in chosen)
+
+
+def _has_matching(
+    nodes: list[int],
+    required: int,
+    meets: Callable[[int, int], bool],
+    values: list[int],
+    nested: int = 0,
+    chosen: list[tuple[int, int]] | None = None,
+) -> bool:
+    """Whether ``nodes`` (card ids, ascending) can be paired, values summing to 13, each pair's
+    two cards able to meet, so that every id in the bitmask ``required`` is in a pair. Pairs
+    of two ids of the bitmask ``nested`` must not cross (as intervals of ids)."""
+    if not nodes:
+        return True
+    chosen = chosen or []
+    first, rest = nodes[0], nodes[1:]
+    for partner in rest:
+        if values[partner] + values[first] != TARGET or not meets(first, partner):
+            continue
+        inner = nested >> first & 1 and nested >> partner & 1
+        if inner and _crosses(first, partner, chosen):
+            continue
+        others = [n for n in rest if n != partner]
+        if _has_matching(
+            others, required, meets, values, nested, [*chosen, (first, partner)] if inner else chosen
+        ):
+            return True
+    return not required >> first & 1 and _has_matching(rest, required, meets, values, nested, chosen)
+
+
+class PyramidSearch:
+    """One search from one position: ``run()`` gives the verdict and fills ``line``."""
+
+    def __init__(
+        self, state: PyramidState, node_limit: int | None = None, deadline: float | None = None
+    ) -> None:
+        config = state.config
+        geometry = GEOMETRY[config.rows]
+        size = geometry.size
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.line: list[str] = []
+        """The winning line, last action first (the search appends while unwinding)."""
+
+        cards: list[str | None] = [*state.tableau, *state.reserve, *state.waste, *state.stock]
+        self.cards = cards
+        self.values = [rank_value(card) if card else 0 for card in cards]
+        self.size = size
+        self.reserve_ids = tuple(range(size, size + len(state.reserve)))
+        self.base = size + len(state.reserve)
+        self.first_sequence = tuple(range(self.base, len(cards)))
+        self.sequence_mask = ((1 << len(cards)) - 1) >> self.base << self.base
+        self.start_p = len(state.waste)
+        # Without reshuffle, the waste at moment p is the live part of ids base .. base + p - 1;
+        # LAST_PASS marks the masks as the last pass's even when the waste is empty.
+        self.waste_masks = [
+            LAST_PASS | ((1 << p) - 1) << self.base for p in range(len(self.first_sequence) + 2)
+        ]
+        self.live = sum(1 << i for i, card in enumerate(cards) if card is not None)
+        self.tableau_mask = (1 << size) - 1
+        self.covered_by = geometry.covered_by
+        self.covers = geometry.covers
+        self.below = _descendants(geometry.covered_by)
+
+        self.clear_the_board = config.clear_the_board
+        self.waste_usable = not config.waste_off_limits
+        self.overlap = config.overlap_pairs
+        self.reshuffle = config.reshuffle
+        self.seed = state.seed
+        self.start_used = state.redeals_used
+        self.max_redeals = config.redeals
+        if (
+            config.redeals is not None
+            and not config.reshuffle
+            and config.redeals - state.redeals_used > len(cards)
+        ):
+            # Each useful pass removes a card, so this many redeals never run out.
+            self.max_redeals = None
+        # The start of a pass already under way is not explored, so its redeal is never useless.
+        self.start_flag = state.pass_removed or (self.max_redeals is not None and self.start_p > 0)
+
+        classes: dict[int, list[int]] = {}
+        for i, card in enumerate(cards):
+            if card is not None and self.values[i] != KING:
+                classes.setdefault(min(self.values[i], TARGET - self.values[i]), []).append(i)
+        self.class_of = [min(v, TARGET - v) if v and v != KING else 0 for v in self.values]
+        self.class_ids = {c: tuple(ids) for c, ids in classes.items()}
+        self.class_masks = {c: sum(1 << i for i in ids) for c, ids in self.class_ids.items()}
+        self.required = self.tableau_mask if self.clear_the_board else (1 << len(cards)) - 1
+        self.class_tables: dict[int, dict[int, bool]] = {c: {} for c in self.class_ids}
+
+        self.contexts: list[tuple[int, bool, tuple[int, ...], int, int, bool]] = []
+        """(redeals used, flag, sequence, moment of p = 0, failure-table key bits, last pass)."""
+        self.context_index: dict[tuple[int, bool, tuple[int, ...]], int] = {}
+
+    # -- hopeless proofs -------------------------------------------------------------
+
+    def meets(self, a: int, b: int, waste: int = 0) -> bool:
+        """Whether cards ``a`` and ``b`` can ever be available together; ``waste`` is the
+        bitmask of the waste's cards in the last pass (0 before it)."""
+        size = self.size
+        if a < size and b < size:
+            if self.below[a] >> b & 1:
+                return self.overlap and b in self.covered_by[a]
+            if self.below[b] >> a & 1:
+                return self.overlap and a in self.covered_by[b]
+            return True
+        if waste >> a & 1 or waste >> b & 1:
+            return not (waste >> a & 1 and waste >> b & 1) and self.waste_usable
+        return self.waste_usable or a < self.base or b < self.base
+
+    def class_feasible(self, c: int, live: int, waste: int = 0) -> bool:
+        """The matching test of class ``c``; ``waste`` masks the last pass's waste cards."""
+        here = live & self.class_masks[c]
+        key = here | (waste & (here | LAST_PASS)) << WASTE_SHIFT
+        table = self.class_tables[c]
+        known = table.get(key)
+        if known is None:
+            nodes = [i for i in self.class_ids[c] if here >> i & 1]
+            # In the last pass two sequence cards meet only as waste top and stock top, once
+            # every card between them is gone: such pairs nest like brackets.
+            nested = self.sequence_mask if waste else 0
+            known = _has_matching(
+                nodes, self.required, lambda a, b: self.meets(a, b, here & waste), self.values, nested
+            )
+            table[key] = known
+        return known
+
+    def hopeless(self, waste: int) -> bool:
+        """A proof from the cards' places alone that no line wins (see the module doc)."""
+        return not all(self.class_feasible(c, self.live, waste) for c in self.class_ids)
+
+    # -- contexts --------------------------------------------------------------------
+
+    def context(self, used: int, flag: bool, sequence: tuple[int, ...]) -> int:
+        """The index of a context, made on first use."""
+        key = (used if self.reshuffle or self.max_redeals is not None else 0, flag, sequence)
+        index = self.context_index.get(key)
+        if index is None:
+            index = len(self.contexts)
+            self.context_index[key] = index
+            span = len(self.first_sequence) + 1
+            if self.reshuffle:
+                # Passes of different card orders are not comparable: each context has its own clock.
+                moment, table_bits = 0, (index + 1) << len(self.cards)
+            elif self.max_redeals is None:
+                # A pass that removed a card may redeal, so it comes before every pass that did not.
+                moment, table_bits = (0 if flag else span), 0
+            else:
+                moment, table_bits = (used - self.start_used) * span, 0
+            last = self.max_redeals is not None and used == self.max_redeals and not self.reshuffle
+            self.contexts.append((used, flag, sequence, moment, table_bits, last))
+        return index
+
+    # -- the search ------------------------------------------------------------------
+
+    def won(self, live: int) -> bool:
+        return not (live & self.tableau_mask if self.clear_the_board else live)
+
+    def run(self) -> bool:
+        if self.won(self.live):
+            return True
+        last = self.max_redeals is not None and self.start_used == self.max_redeals and not self.reshuffle
+        if self.hopeless(self.waste_masks[self.start_p] if last else 0):
+            self.nodes = 1
+            return False
+        p = self.start_p
+        while p < len(self.first_sequence) and not self.live >> self.first_sequence[p] & 1:
+            p += 1
+        ctx = self.context(self.start_used, self.start_flag, self.first_sequence)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+        try:
+            return self._search()(self.live, p, ctx)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _search(self) -> Callable[[int, int, int], bool]:
+        failed: dict[int, int] = {}
+        values = self.values
+        cards = self.cards
+        class_of = self.class_of
+        class_masks = self.class_masks
+        low_masks = {c: sum(1 << i for i in self.class_ids[c] if values[i] == c) for c in class_masks}
+        class_feasible = self.class_feasible
+        covered_by = self.covered_by
+        covers = self.covers
+        tableau_mask = self.tableau_mask
+        size = self.size
+        reserve_ids = self.reserve_ids
+        reserve_mask = sum(1 << i for i in reserve_ids)
+        reserve_end = self.base
+        waste_masks = self.waste_masks
+        clear_the_board = self.clear_the_board
+        waste_usable = self.waste_usable
+        overlap = self.overlap
+        reshuffle = self.reshuffle
+        seed = self.seed
+        max_redeals = self.max_redeals
+        contexts = self.contexts
+        context = self.context
+        line = self.line
+        node_limit = self.node_limit if self.node_limit is not None else -1
+        deadline = self.deadline
+        nodes = 0
+        Shape = tuple[tuple[int, ...], tuple[Pair, ...], dict[int, tuple[int, ...]], int]
+        shapes: dict[int, Shape] = {}
+
+        def shape_of(tableau: int) -> Shape:
+            # Deepest rows first: their removal uncovers the most.
+            exposed = tuple(
+                k
+                for k in range(size - 1, -1, -1)
+                if tableau >> k & 1 and not any(tableau >> j & 1 for j in covered_by[k])
+            )
+            overlaps: list[Pair] = []
+            if overlap:
+                for top in exposed:
+                    for under in covers[top]:
+                        if (
+                            tableau >> under & 1
+                            and values[under] + values[top] == TARGET
+                            and not any(tableau >> j & 1 for j in covered_by[under] if j != top)
+                        ):
+                            overlaps.append((under, top))
+            by_value: dict[int, list[int]] = {}
+            for k in exposed:
+                by_value.setdefault(values[k], []).append(k)
+            info = (
+                exposed,
+                tuple(overlaps),
+                {v: tuple(ks) for v, ks in by_value.items()},
+                sum(1 << k for k in exposed),
+            )
+            shapes[tableau] = info
+            return info
+
+        def tick() -> None:
+            nonlocal nodes
+            nodes += 1
+            self.nodes = nodes
+            if nodes == node_limit or (
+                nodes & (CHECK_EVERY - 1) == 0 and deadline is not None and time.monotonic() > deadline
+            ):
+                raise SearchAborted
+
+        def whole_class(c: int, live: int, available: int) -> bool:
+            """Whether class ``c``'s cards in play are all available and pair up exactly, so that
+            removing them all now is safe (removal dominance)."""
+            here = live & class_masks[c]
+            return not here & ~available and (here & low_masks[c]).bit_count() * 2 == here.bit_count()
+
+        def remove(live: int, p: int, ctx: int, pair: Pair, stock_top: int) -> bool:
+            """Play a removal at moment ``p``; True if it leads to a win."""
+            for i in pair:
+                live &= ~(1 << i)
+            if not (live & tableau_mask if clear_the_board else live):
+                line.append(pair_text(tuple(cards[i] or "" for i in pair)))
+                return True
+            used, flag, sequence, _, _, last = contexts[ctx]
+            c = class_of[pair[0]]
+            if c and not class_feasible(c, live, waste_masks[p] if last else 0):
+                return False
+            if stock_top in pair:
+                length = len(sequence)
+                p += 1
+                while p < length and not live >> sequence[p] & 1:
+                    p += 1
+            if search(live, p, ctx if flag else context(used, True, sequence)):
+                line.append(pair_text(tuple(cards[i] or "" for i in pair)))
+                return True
+            return False
+
+        def search(live: int, p: int, ctx: int) -> bool:
+            """The position at moment ``p``, then each later moment of the pass, then the redeal."""
+            used, flag, sequence, moment, table_bits, last = contexts[ctx]
+            key = live | table_bits
+            known = failed.get(key, -1)
+            start = moment + p
+            if 0 <= known <= start:
+                return False
+            tick()
+            length = len(sequence)
+            stock_top = sequence[p] if p < length else -1
+            q = p - 1
+            while q >= 0 and not live >> sequence[q] & 1:
+                q -= 1
+            waste_top = sequence[q] if q >= 0 else -1
+            exposed, overlaps, tableau_values, exposed_mask = shapes.get(live & tableau_mask) or shape_of(
+                live & tableau_mask
+            )
+            reserve_live = live & reserve_mask
+            # Available at every moment of this frame: the exposed tableau cards and the reserve.
+            fixed = exposed_mask | reserve_live
+
+            # Every move of this moment: Kings, pairs, then overlap pairs.
+            avail = list(exposed)
+            if reserve_live:
+                avail += [i for i in reserve_ids if reserve_live >> i & 1]
+            available = fixed
+            if stock_top >= 0:
+                avail.append(stock_top)
+                available |= 1 << stock_top
+            if waste_top >= 0 and waste_usable:
+                avail.append(waste_top)
+                available |= 1 << waste_top
+            kings: list[Pair] = []
+            pairs: list[Pair] = []
+            by_value: dict[int, list[int]] = {}
+            for a in avail:
+                v = values[a]
+                if v == KING:
+                    kings.append((a,))
+                    continue
+                for b in by_value.get(TARGET - v, ()):
+                    pairs.append((b, a))
+                by_value.setdefault(v, []).append(a)
+            forced: Pair | None = None
+            for king in kings:
+                if not reshuffle or (max_redeals is not None and king[0] < reserve_end):
+                    forced = king
+                    break
+            if forced is None and not reshuffle:
+                for pair in pairs:
+                    if whole_class(class_of[pair[0]], live, available):
+                        forced = pair
+                        break
+            if forced is not None:
+                if remove(live, p, ctx, forced, stock_top):
+                    return True
+                failed[key] = start if known < 0 else min(known, start)
+                return False
+            for pair in (*kings, *pairs, *overlaps):
+                if remove(live, p, ctx, pair, stock_top):
+                    return True
+
+            # The later moments of this pass: only moves with the new stock top are new.
+            draws = 0
+            stop = known if known > start else -1
+            while stock_top >= 0:
+                if last:
+                    c = class_of[stock_top]
+                    if c and not class_feasible(c, live, waste_masks[p + 1]):
+                        break
+                waste_top = stock_top
+                p += 1
+                while p < length and not live >> sequence[p] & 1:
+                    p += 1
+                draws += 1
+                if p == length:
+                    stock_top = -1
+                    break
+                if 0 <= stop <= moment + p:
+                    break
+                tick()
+                stock_top = sequence[p]
+                v = values[stock_top]
+                if v == KING:
+                    if remove(live, p, ctx, (stock_top,), stock_top):
+                        line.extend(["draw"] * draws)
+                        return True
+                    if reshuffle:
+                        continue
+                    failed[key] = start if known < 0 else min(known, start)
+                    return False
+                w = TARGET - v
+                partners = tableau_values.get(w, ())
+                if reserve_live:
+                    partners += tuple(i for i in reserve_ids if reserve_live >> i & 1 and values[i] == w)
+                if waste_usable and values[waste_top] == w:
+                    partners += (waste_top,)
+                if not partners:
+                    continue
+                available = fixed | 1 << stock_top | (1 << waste_top if waste_usable else 0)
+                all_here = not reshuffle and whole_class(class_of[stock_top], live, available)
+                for b in partners:
+                    if remove(live, p, ctx, (b, stock_top), stock_top):
+                        line.extend(["draw"] * draws)
+                        return True
+                    if all_here:
+                        failed[key] = start if known < 0 else min(known, start)
+                        return False
+
+            if (
+                stock_top < 0
+                and waste_top >= 0
+                and (flag if max_redeals is None else used < max_redeals and (flag or reshuffle))
+            ):
+                if reshuffle:
+                    waste = [i for i in sequence if live >> i & 1]
+                    order = tuple(rng.shuffled(waste, rng.derive_seed(seed, "redeal", used + 1)))
+                    new_ctx, first = context(used + 1, False, order), 0
+                else:
+                    new_ctx, first = context(used + 1, False, sequence), 0
+                    while not live >> sequence[first] & 1:
+                        first += 1
+                if search(live, first, new_ctx):
+                    line.append("redeal")
+                    line.extend(["draw"] * draws)
+                    return True
+            failed[key] = start if known < 0 else min(known, start)
+            return False
+
+        return search
+
+    # -- every legal move, for the hint's fallback -----------------------------------
+
+    def start(self) -> tuple[int, int, int]:
+        """The search's first position (live, p, ctx)."""
+        p = self.start_p
+        while p < len(self.first_sequence) and not self.live >> self.first_sequence[p] & 1:
+            p += 1
+        return self.live, p, self.context(self.start_used, self.start_flag, self.first_sequence)
+
+    def moves(self, position: tuple[int, int, int]) -> list[tuple[str, tuple[int, int, int], int]]:
+        """(action text, next position, cards removed) for every legal move but a useless
+        redeal, in the engine's order: removals, draw, redeal."""
+        live, p, ctx = position
+        used, flag, sequence, _, _, _ = self.contexts[ctx]
+        length = len(sequence)
+        stock_top = sequence[p] if p < length else -1
+        q = p - 1
+        while q >= 0 and not live >> sequence[q] & 1:
+            q -= 1
+        waste_top = sequence[q] if q >= 0 else -1
+        tableau = live & self.tableau_mask
+        exposed = [
+            k
+            for k in range(self.size)
+            if tableau >> k & 1 and not any(tableau >> j & 1 for j in self.covered_by[k])
+        ]
+        avail = exposed + [i for i in self.reserve_ids if live >> i & 1]
+        avail += [stock_top] if stock_top >= 0 else []
+        avail += [waste_top] if waste_top >= 0 and self.waste_usable else []
+        removals: list[Pair] = [(a,) for a in avail if self.values[a] == KING]
+        removals += [
+            (a, b)
+            for n, a in enumerate(avail)
+            for b in avail[n + 1 :]
+            if self.values[a] + self.values[b] == TARGET
+        ]
+        if self.overlap:
+            for top in exposed:
+                for under in self.covers[top]:
+                    if (
+                        tableau >> under & 1
+                        and self.values[under] + self.values[top] == TARGET
+                        and not any(tableau >> j & 1 for j in self.covered_by[under] if j != top)
+                    ):
+                        removals.append((under, top))
+        out = []
+        flagged = self.context(used, True, sequence)
+        for pair in removals:
+            rest = live
+            for i in pair:
+                rest &= ~(1 << i)
+            next_p = p + 1 if stock_top in pair else p
+            while next_p < length and not rest >> sequence[next_p] & 1:
+                next_p += 1
+            text = pair_text(tuple(self.cards[i] or "" for i in pair))
+            out.append((text, (rest, next_p, flagged), len(pair)))
+        if stock_top >= 0:
+            next_p = p + 1
+            while next_p < length and not live >> sequence[next_p] & 1:
+                next_p += 1
+            out.append(("draw", (live, next_p, ctx), 0))
+        elif waste_top >= 0 and (flag if self.max_redeals is None else used < self.max_redeals):
+            if self.reshuffle:
+                waste = [i for i in sequence if live >> i & 1]
+                order = tuple(rng.shuffled(waste, rng.derive_seed(self.seed, "redeal", used + 1)))
+                out.append(("redeal", (live, 0, self.context(used + 1, False, order)), 0))
+            elif flag:
+                first = 0
+                while not live >> sequence[first] & 1:
+                    first += 1
+                out.append(("redeal", (live, first, self.context(used + 1, False, sequence)), 0))
+        return out
+
+    def position_key(self, position: tuple[int, int, int]) -> int:
+        live, p, ctx = position
+        return live | p << len(self.cards) | ctx << (len(self.cards) + 6)
+
+    def won_position(self, position: tuple[int, int, int]) -> bool:
+        return self.won(position[0])

@@ -1,0 +1,338 @@
+"""The exact solitaire solver (games.engine.solver): verdicts, winning lines, hints, daily deals.
+
+Exactness is checked against a brute-force search that runs the engine itself (every
+legal action, memoised on the whole position): on positions taken from real play with
+few cards left, across every Pyramid variant (PY-1 .. PY-6) and Tri-Peaks (TP-1 .. TP-5).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games.engine import get_engine
+from games.engine.cards import STANDARD_DECK
+from games.engine.pyramid import PyramidState, Remove
+from games.engine.solitaire_common import LOST, PLAYING, WON, Resign
+from games.engine.solver import daily_candidate, daily_deal, hint, solve, solve_state
+from games.engine.solver.__main__ import main
+from games.engine.tripeaks import TriPeaksState
+
+PYRAMID = get_engine("pyramid")
+TRIPEAKS = get_engine("tripeaks")
+
+
+def brute_force(engine: Any, state: Any) -> bool:
+    """Whether some sequence of legal actions wins, by trying them all."""
+    memo: dict[tuple[Any, ...], bool] = {}
+
+    def key(s: Any) -> tuple[Any, ...]:
+        if isinstance(s, PyramidState):
+            return (s.tableau, s.reserve, s.stock, s.waste, s.redeals_used, s.pass_removed)
+        return (s.layout, s.stock, s.waste[-1])
+
+    def wins(s: Any) -> bool:
+        if s.status != PLAYING:
+            return s.status == WON
+        k = key(s)
+        if k not in memo:
+            memo[k] = any(
+                wins(engine.apply(s, a)) for a in engine.legal_actions(s) if not isinstance(a, Resign)
+            )
+        return memo[k]
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        return wins(state)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def replays_to_win(engine: Any, state: Any, actions: tuple[str, ...]) -> bool:
+    for action in actions:
+        state = engine.apply(state, action)
+    return bool(state.status == WON)
+
+
+def cards_in_play(state: PyramidState) -> int:
+    return sum(c is not None for c in (*state.tableau, *state.reserve)) + len(state.stock) + len(state.waste)
+
+
+def random_pyramid_config(rnd: random.Random) -> dict[str, Any]:
+    return {
+        "rows": rnd.choice([6, 7]),
+        "redeals": rnd.choice([0, 1, 2, 3, None]),
+        "reserve": rnd.random() < 0.3,
+        "clear_the_board": rnd.random() < 0.4,
+        "waste_off_limits": rnd.random() < 0.15,
+        "reshuffle": rnd.random() < 0.25,
+        "overlap_pairs": rnd.random() < 0.4,
+    }
+
+
+def play_down(
+    engine: Any, state: Any, rnd: random.Random, line: tuple[str, ...], size: Callable[[Any], int], small: int
+) -> Any:
+    """Follow ``line`` (a winning line, or nothing) until at most ``small`` cards are in play,
+    then random actions (mostly removals) until then, then up to three random actions."""
+    for action in line:
+        if size(state) <= small and rnd.random() < 0.3:
+            break
+        state = engine.apply(state, action)
+    while state.status == PLAYING and size(state) > small:
+        actions = [a for a in engine.legal_actions(state) if not isinstance(a, Resign)]
+        plays = [a for a in actions if str(a) not in ("draw", "redeal")]
+        state = engine.apply(state, rnd.choice(plays if plays and rnd.random() < 0.8 else actions))
+    for _ in range(rnd.randint(0, 3)):
+        if state.status != PLAYING:
+            break
+        state = engine.apply(
+            state, rnd.choice([a for a in engine.legal_actions(state) if not isinstance(a, Resign)])
+        )
+    return state
+
+
+def pyramid_positions(count: int, seed: int, small: int = 12) -> list[tuple[dict[str, Any], PyramidState]]:
+    rnd = random.Random(seed)
+    out: list[tuple[dict[str, Any], PyramidState]] = []
+    while len(out) < count:
+        config = random_pyramid_config(rnd)
+        state = PYRAMID.initial_state(config, rnd.randrange(10**6))
+        sol = solve_state("pyramid", state, node_limit=5_000)
+        state = play_down(PYRAMID, state, rnd, sol.actions, cards_in_play, small)
+        if state.status == PLAYING:
+            out.append((config, state))
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(5))
+def test_pyramid_verdicts_match_brute_force(chunk: int) -> None:
+    """PY-1 .. PY-6 in every combination: the solver agrees with trying every action."""
+    agree = wins = 0
+    for config, state in pyramid_positions(50, seed=chunk):
+        expected = brute_force(PYRAMID, state)
+        sol = solve_state("pyramid", state)
+        assert sol.winnable == expected, (config, state)
+        if sol.winnable:
+            assert replays_to_win(PYRAMID, state, sol.actions)
+        agree += 1
+        wins += expected
+    assert agree == 50 and 5 < wins < 50
+
+
+def tripeaks_positions(count: int, seed: int) -> list[TriPeaksState]:
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < count:
+        config = {"face_up": rnd.random() < 0.5}
+        state = TRIPEAKS.initial_state(config, rnd.randrange(10**6))
+        sol = solve_state("tripeaks", state, node_limit=5_000)
+
+        def size(s: TriPeaksState) -> int:
+            return sum(c is not None for c in s.layout) + len(s.stock)
+
+        state = play_down(TRIPEAKS, state, rnd, sol.actions, size, small=18)
+        if state.status == PLAYING:
+            out.append(state)
+    return out
+
+
+def test_tripeaks_verdicts_match_brute_force() -> None:
+    """TP-1 .. TP-5: the solver agrees with trying every action."""
+    wins = 0
+    for state in tripeaks_positions(150, seed=7):
+        expected = brute_force(TRIPEAKS, state)
+        sol = solve_state("tripeaks", state)
+        assert sol.winnable == expected, state
+        if sol.winnable:
+            assert replays_to_win(TRIPEAKS, state, sol.actions)
+        wins += expected
+    assert 5 < wins < 150
+
+
+VARIANTS: list[tuple[str, dict[str, Any] | None]] = [
+    ("pyramid", None),
+    ("pyramid", {"redeals": 0}),
+    ("pyramid", {"redeals": None}),
+    ("pyramid", {"clear_the_board": True}),
+    ("pyramid", {"overlap_pairs": True, "redeals": None}),
+    ("pyramid", {"rows": 6, "reserve": True, "redeals": 3}),
+    ("pyramid", {"reshuffle": True}),
+    ("pyramid", {"reshuffle": True, "redeals": None, "clear_the_board": True}),
+    ("pyramid", {"waste_off_limits": True, "redeals": None, "clear_the_board": True}),
+    ("tripeaks", None),
+    ("tripeaks", {"face_up": True}),
+]
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS)
+def test_winning_lines_replay_to_a_win(game: str, config: dict[str, Any] | None) -> None:
+    """Every line found replays through the engine (``replay``) to the won status."""
+    engine = get_engine(game)
+    found = 0
+    for seed in range(30):
+        sol = solve(game, config, seed, node_limit=20_000)
+        if sol.winnable:
+            found += 1
+            assert engine.replay(config, seed, sol.actions)[-1].status == WON
+        else:
+            assert sol.actions == ()
+    assert found > 0
+
+
+def test_a_card_covering_all_its_partners_is_proven_hopeless_at_once() -> None:
+    """The 6 at the apex lies on all four 7s: no line removes it (PY-1, PY-3)."""
+    sevens = ["7c", "7d", "7h", "7s"]
+    layout = ["6c", *sevens]
+    deck = layout + [c for c in STANDARD_DECK if c not in layout]
+    for config in (None, {"clear_the_board": True, "redeals": None}):
+        sol = solve("pyramid", config, deck=deck)
+        assert sol.winnable is False and sol.nodes == 1
+    # With overlap pairs the 7 directly on it may take it (PY-6), so no proof from the places alone.
+    assert solve("pyramid", {"overlap_pairs": True}, deck=deck).nodes > 1
+
+
+def test_a_waste_card_whose_partners_all_lie_in_the_waste_in_the_last_pass_is_hopeless() -> None:
+    """PY-4: in the last pass two waste cards never meet."""
+    state = PYRAMID.initial_state({"redeals": 0})
+    tableau = (*(None,) * 27, "Kc")
+    state = replace(
+        state,
+        tableau=tableau,
+        reserve=(),
+        stock=("Kd",),
+        waste=("6c", "7c"),
+        removed=tuple(c for c in STANDARD_DECK if c not in ("Kc", "Kd", "6c", "7c")),
+    )
+    assert solve_state("pyramid", state).winnable is False
+    assert brute_force(PYRAMID, state) is False
+
+
+def test_kings_and_finished_games() -> None:
+    state = PYRAMID.initial_state({"redeals": 0})
+    removed = tuple(c for c in STANDARD_DECK if c not in ("Kc", "Kd"))
+    tableau = (*(None,) * 27, "Kc")
+    state = replace(state, tableau=tableau, stock=("Kd",), waste=(), removed=removed)
+    sol = solve_state("pyramid", state)
+    assert sol.winnable and replays_to_win(PYRAMID, state, sol.actions)
+    won = PYRAMID.apply(PYRAMID.apply(state, "Kc"), "Kd")
+    assert won.status == WON and solve_state("pyramid", won).winnable is True
+    assert solve_state("pyramid", replace(state, status=LOST)).winnable is False
+
+
+def test_time_limit_gives_none_only_when_it_runs_out() -> None:
+    # Seed 9's standard deal is lost but takes many positions to prove so.
+    assert solve("pyramid", None, 9, time_limit=0.0).winnable is None
+    assert solve("pyramid", None, 9, node_limit=1000) == solve("pyramid", None, 9, node_limit=1000)
+    assert solve("pyramid", None, 0, time_limit=60).winnable is True
+
+
+def test_solve_from_the_middle_of_a_reshuffled_game() -> None:
+    """PY-6 reshuffle: the redeals the solver plans are the engine's own shuffles."""
+    config = {"reshuffle": True, "redeals": 2}
+    for seed in range(5):
+        state = PYRAMID.initial_state(config, seed)
+        for action in ["draw"] * 24 + ["redeal", "draw", "draw"]:
+            if action in map(str, PYRAMID.legal_actions(state)):
+                state = PYRAMID.apply(state, action)
+        sol = solve_state("pyramid", state, node_limit=200_000)
+        if sol.winnable:
+            assert replays_to_win(PYRAMID, state, sol.actions)
+
+
+def test_cli_one_deal_and_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pyramid", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("pyramid seed 0: winnable")
+    line = out.splitlines()[-1].split()
+    assert PYRAMID.replay(None, 0, line)[-1].status == WON
+
+    deck = " ".join(PYRAMID.initial_state(None, 5).tableau + PYRAMID.initial_state(None, 5).stock)
+    assert main(["pyramid", "--deck", deck, "--config", '{"rows": 6}']) == 0
+    assert "the given deck" in capsys.readouterr().out
+
+    assert main(["tripeaks", "--stats", "5"]) == 0
+    assert "tripeaks seeds 0..4:" in capsys.readouterr().out
+
+    assert main(["pyramid", "--config", '{"rows": 5}']) == 2
+    assert "rows" in capsys.readouterr().err
+
+
+def mid_game_states(game: str, count: int, seed: int) -> list[Any]:
+    engine = get_engine(game)
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = engine.initial_state(None, rnd.randrange(10**6))
+        for _ in range(rnd.randint(3, 30)):
+            actions = [a for a in engine.legal_actions(state) if not isinstance(a, Resign)]
+            if not actions:
+                break
+            removals = [a for a in actions if isinstance(a, Remove) or str(a) not in ("draw", "redeal")]
+            state = engine.apply(state, rnd.choice(removals if removals and rnd.random() < 0.7 else actions))
+        if state.status == PLAYING:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("game", ["pyramid", "tripeaks"])
+def test_hints_are_legal_and_keep_a_won_game_winnable(game: str) -> None:
+    engine = get_engine(game)
+    winnable = 0
+    for state in mid_game_states(game, 25, seed=3):
+        move = hint(game, state)
+        assert move is not None and move in [str(a) for a in engine.legal_actions(state)]
+        before = solve_state(game, state, node_limit=200_000).winnable
+        if before:
+            winnable += 1
+            assert solve_state(game, engine.apply(state, move)).winnable is True
+    assert winnable > 0
+    assert hint(game, replace(mid_game_states(game, 1, seed=4)[0], status=LOST)) is None
+
+
+def test_hint_on_a_lost_position_removes_the_most_cards() -> None:
+    """Lost (PY-5 would end it soon): Kc is the only removal, and the hint takes it."""
+    state = PYRAMID.initial_state({"redeals": 0})
+    keep = ("Kc", "6c", "7c", "2d")
+    tableau = (*(None,) * 27, "Kc")
+    state = replace(
+        state,
+        tableau=tableau,
+        stock=("2d",),
+        waste=("6c", "7c"),
+        removed=tuple(c for c in STANDARD_DECK if c not in keep),
+    )
+    assert solve_state("pyramid", state).winnable is False
+    assert hint("pyramid", state) == "Kc"
+
+
+DAILY = {
+    ("pyramid", dt.date(2026, 1, 1)): 721650068,
+    ("pyramid", dt.date(2026, 7, 14)): 463181740,
+    ("tripeaks", dt.date(2026, 1, 1)): 711963305,
+    ("tripeaks", dt.date(2030, 12, 31)): 277343222,
+}
+
+
+@pytest.mark.parametrize(("game", "date"), sorted(DAILY))
+def test_daily_deal_is_pinned_and_winnable(game: str, date: dt.date) -> None:
+    """The deal of the day never changes (golden) and its standard deal is winnable."""
+    seed = daily_deal(game, date)
+    assert seed == DAILY[game, date]
+    assert seed in [daily_candidate(game, date, k) for k in range(20)]
+    sol = solve(game, None, seed)
+    assert sol.winnable and get_engine(game).replay(None, seed, sol.actions)[-1].status == WON
+
+
+def test_daily_deal_rejects_a_datetime_and_other_games() -> None:
+    with pytest.raises(ValueError):
+        daily_deal("pyramid", dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
+    with pytest.raises(ValueError):
+        daily_deal("triad", dt.date(2026, 1, 1))
