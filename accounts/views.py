@@ -7,11 +7,13 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import ProfileForm, SignupForm
 from accounts.selectors import public_profile
+from games.selectors import daily_streaks, player_stats
 
 
 @require_http_methods(["GET", "POST"])
@@ -35,7 +37,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = public_profile(username=username)
     if person.username != username:
         return redirect(person, permanent=True)
-    return render(request, "accounts/profile.html", {"person": person, "is_self": request.user == person})
+    context = {
+        "person": person,
+        "is_self": request.user == person,
+        "stats": player_stats(person),
+        "streaks": daily_streaks(person, timezone.now().date()),
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -1,11 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from config import views
+from config import rules_page, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("rules/", rules_page.rules, name="rules"),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

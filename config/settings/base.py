@@ -167,6 +167,11 @@ EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 SITE_NAME = "Capstone"
 
+# Live tables: a bot waits this long before moving, so people can follow the play; a tie
+# replay (TR-14, BL-8) is dealt this long after the showdown that caused it.
+TABLE_BOT_DELAY_S = env.float("CAPSTONE_BOT_DELAY_S", default=1.0)
+TABLE_TIE_REPLAY_DELAY_S = env.float("CAPSTONE_TIE_REPLAY_DELAY_S", default=5.0)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

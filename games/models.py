@@ -1,0 +1,211 @@
+"""A game is ``(game, config, seed, actions)``: everything else about it is derived.
+
+``GameRecord`` holds the first three (and the engine version that must replay them);
+``Action`` rows hold the actions, one per accepted move, numbered without gaps. The
+outcome and score columns are a cache of what the engine says at the end, kept so that
+leaderboards and statistics can be queried; they are written by the same transaction
+that appends the last action.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from games.engine import GAMES
+
+GAME_CHOICES = [(name, name) for name in GAMES]
+
+
+class DailyChallenge(models.Model):
+    """One shared deal a day per solitaire game, proven winnable by the solver."""
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    date = models.DateField(help_text="The UTC day the deal belongs to.")
+    seed = models.BigIntegerField()
+    config = models.JSONField(default=dict)
+    solution = models.JSONField(
+        default=list, help_text="The solver's winning line, shown once the day is over."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "date"], name="daily_one_deal_per_game_and_day")
+        ]
+        ordering = ["-date", "game"]
+
+    def __str__(self) -> str:
+        return f"{self.game} daily {self.date:%Y-%m-%d}"
+
+
+class GameRecord(models.Model):
+    class Kind(models.TextChoices):
+        CASUAL = "casual", "Casual"
+        DAILY = "daily", "Daily challenge"
+        TABLE = "table", "Live table"
+        TOURNAMENT = "tournament", "Tournament"
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    engine_version = models.PositiveSmallIntegerField()
+    config = models.JSONField(default=dict, help_text="The full config, defaults filled in.")
+    seed = models.BigIntegerField()
+    deck = models.JSONField(
+        null=True, blank=True, help_text="A fixed deal (imported games); else the seed deals."
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    session_key = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Who may play an anonymous game: the browser session that started it.",
+    )
+    daily = models.ForeignKey(
+        DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    ranked = models.BooleanField(default=False, help_text="A daily challenge's one ranked attempt.")
+
+    version = models.PositiveIntegerField(
+        default=0, help_text="Bumped by every accepted move and every undo."
+    )
+    action_count = models.PositiveIntegerField(default=0, help_text="How many Action rows the game has.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    won = models.BooleanField(null=True)
+    score = models.IntegerField(null=True)
+    outcome = models.JSONField(null=True, blank=True)
+    undo_count = models.PositiveIntegerField(default=0)
+    hint_count = models.PositiveIntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    first_viewed_at = models.DateTimeField(null=True, blank=True)
+    last_action_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the seat to act times out (LP-1); held here so a restart keeps it.",
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "daily"],
+                condition=Q(ranked=True),
+                name="daily_one_ranked_attempt_per_player",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["owner", "game", "-created_at"]),
+            models.Index(fields=["daily", "ranked", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} (seed {self.seed})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", kwargs={"game_id": self.pk})
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def elapsed_seconds(self) -> float | None:
+        """Server-measured time from the first view of the deal to the last action."""
+        if self.first_viewed_at is None or self.last_action_at is None:
+            return None
+        return max(0.0, (self.last_action_at - self.first_viewed_at).total_seconds())
+
+
+class Action(models.Model):
+    """One accepted move. ``(game, seq)`` is unique, so a move can never be stored twice."""
+
+    game = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField()
+    text = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq_per_game")]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} seat {self.seat}: {self.text}"
+
+
+class Table(models.Model):
+    """A live table: seats for people and bots, then one game (a Triad match or a Pyramid Poker game)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    config = models.JSONField(default=dict, help_text="The full engine config, defaults filled in.")
+    clock_seconds = models.PositiveSmallIntegerField(default=30, help_text="Each turn's clock (LP-1).")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables_created"
+    )
+    record = models.OneToOneField(
+        GameRecord, null=True, blank=True, on_delete=models.PROTECT, related_name="table"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    lobby_version = models.PositiveIntegerField(
+        default=0, help_text="Bumped by every change of seats or status."
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} table {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", kwargs={"table_id": self.pk})
+
+    @property
+    def seat_count(self) -> int:
+        return int(self.config.get("players", 2))
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="seat_one_per_person_per_table",
+            ),
+        ]
+        ordering = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.table_id}"
+
+    @property
+    def taken(self) -> bool:
+        return self.is_bot or self.user_id is not None
+
+    @property
+    def name(self) -> str:
+        if self.is_bot:
+            return f"Bot {self.number + 1}"
+        return self.user.username if self.user else "Empty seat"

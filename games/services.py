@@ -1,0 +1,266 @@
+"""Writes about games: start one, play a move, undo, take a hint, resign.
+
+Every move goes through ``submit_action``: it locks the game row, rebuilds the state
+from the stored actions, asks the engine, appends the ``Action`` with the next number
+and bumps the version, all in one transaction. A stale version or an illegal move raises
+``GameError`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import IllegalAction, get_engine
+from games.models import Action, DailyChallenge, GameRecord
+from games.players import Player
+from games.state_cache import current_state, remember_state
+
+SOLITAIRE_GAMES = ("pyramid", "tripeaks")
+MAX_DEAL_NUMBER = 999_999_999
+"""Random deals are numbered 1 .. this: short enough to read out and share."""
+WINNABLE_TRIES = 200
+
+
+class GameError(Exception):
+    """A refused request; ``str()`` is the message for the player."""
+
+    code = "refused"
+
+
+class StaleVersion(GameError):
+    code = "stale"
+
+
+class NotYourGame(GameError):
+    code = "forbidden"
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    record: GameRecord
+    state: Any
+
+
+def random_deal_number() -> int:
+    return 1 + secrets.randbelow(MAX_DEAL_NUMBER)
+
+
+def _winnable_deal(game: str, config: dict[str, Any]) -> int:
+    """A random deal number whose deal the solver proves winnable under ``config``."""
+    from games.engine.solver import solve
+
+    for _ in range(WINNABLE_TRIES):
+        seed = random_deal_number()
+        if solve(game, config=config, seed=seed, time_limit=2.0).winnable:
+            return seed
+    raise GameError("No winnable deal was found for these options; try other options or any deal.")
+
+
+def start_solitaire(
+    *,
+    game: str,
+    player: Player,
+    config: dict[str, Any] | None = None,
+    seed: int | None = None,
+    winnable_only: bool = False,
+) -> GameRecord:
+    """A new casual game: deal ``seed``, or a random (optionally proven winnable) deal."""
+    if game not in SOLITAIRE_GAMES:
+        raise GameError(f"{game!r} is not a solitaire game.")
+    engine = get_engine(game)
+    try:
+        full_config = engine.normalize_config(config)
+        if seed is None:
+            seed = _winnable_deal(game, full_config) if winnable_only else random_deal_number()
+        engine.initial_state(full_config, seed)
+    except ValueError as exc:
+        raise GameError(str(exc)) from exc
+    return GameRecord.objects.create(
+        game=game,
+        engine_version=engine.version,
+        config=full_config,
+        seed=seed,
+        kind=GameRecord.Kind.CASUAL,
+        **player.ownership(),
+    )
+
+
+def start_daily(*, daily: DailyChallenge, player: Player) -> GameRecord:
+    """The player's game of a daily deal: their one ranked attempt, or else an unranked one.
+
+    Resumes an unfinished attempt instead of dealing a second one. Anonymous players and
+    past days play unranked (no undo or hint limits apply to those).
+    """
+    ranked_possible = player.user is not None and daily.date == timezone.now().date()
+    with transaction.atomic():
+        existing = (
+            GameRecord.objects.select_for_update()
+            .filter(daily=daily, status=GameRecord.Status.PLAYING, **player.ownership())
+            .order_by("-ranked", "-created_at")
+            .first()
+        )
+        if existing is not None:
+            return existing
+        ranked = (
+            ranked_possible
+            and not GameRecord.objects.filter(daily=daily, owner=player.user, ranked=True).exists()
+        )
+        engine = get_engine(daily.game)
+        return GameRecord.objects.create(
+            game=daily.game,
+            engine_version=engine.version,
+            config=daily.config,
+            seed=daily.seed,
+            kind=GameRecord.Kind.DAILY,
+            daily=daily,
+            ranked=ranked,
+            **player.ownership(),
+        )
+
+
+def _locked(game_id: int, player: Player) -> GameRecord:
+    try:
+        record = GameRecord.objects.select_for_update().get(pk=game_id)
+    except GameRecord.DoesNotExist:
+        raise GameError("There is no such game.") from None
+    if not player.owns(record):
+        raise NotYourGame("This is not your game: you can watch it, not play it.")
+    return record
+
+
+def _check_version(record: GameRecord, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != record.version:
+        raise StaleVersion(
+            "This game changed in another tab or window: the board is now shown as it stands. Try again."
+        )
+
+
+def _finish_if_over(record: GameRecord, engine: Any, state: Any) -> None:
+    outcome = engine.outcome(state)
+    if outcome is None:
+        record.status, record.won, record.score, record.outcome, record.finished_at = (
+            GameRecord.Status.PLAYING,
+            None,
+            None,
+            None,
+            None,
+        )
+        return
+    record.status = GameRecord.Status.FINISHED
+    record.won = bool(outcome.get("won"))
+    record.score = outcome.get("score")
+    record.outcome = outcome
+    record.finished_at = timezone.now()
+
+
+def submit_action(*, game_id: int, player: Player, text: str, expected_version: int | None) -> MoveResult:
+    """Apply one move; expects no lock held, takes the game row's lock itself."""
+    if not isinstance(text, str) or not text.strip() or len(text) > 64:
+        raise GameError("A move is a short text such as 'draw' or '5h+8c'.")
+    with transaction.atomic():
+        record = _locked(game_id, player)
+        if record.is_over:
+            raise GameError("This game is over.")
+        _check_version(record, expected_version)
+        engine = get_engine(record.game)
+        state = current_state(record)
+        try:
+            action = engine.parse_action(text)
+            new_state = engine.apply(state, action)
+        except IllegalAction as exc:
+            raise GameError(str(exc)[:1].upper() + str(exc)[1:] + ".") from exc
+        Action.objects.create(game=record, seq=record.action_count, seat=0, text=str(action))
+        record.action_count += 1
+        record.version += 1
+        now = timezone.now()
+        record.first_viewed_at = record.first_viewed_at or now
+        record.last_action_at = now
+        _finish_if_over(record, engine, new_state)
+        record.save()
+    remember_state(record, new_state)
+    return MoveResult(record, new_state)
+
+
+def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveResult:
+    """Take back the last move of a casual game (replaying one action fewer)."""
+    with transaction.atomic():
+        record = _locked(game_id, player)
+        if record.ranked:
+            raise GameError("Undo is not allowed in a ranked daily attempt.")
+        _check_version(record, expected_version)
+        if record.action_count == 0:
+            raise GameError("There is no move to undo.")
+        record.actions.filter(seq=record.action_count - 1).delete()
+        record.action_count -= 1
+        record.undo_count += 1
+        record.version += 1
+        engine = get_engine(record.game)
+        state = current_state(record)
+        _finish_if_over(record, engine, state)
+        record.save()
+    remember_state(record, state)
+    return MoveResult(record, state)
+
+
+def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> str:
+    """The solver's suggested move for a casual game; counts the hint."""
+    from games.engine.solver import hint
+
+    with transaction.atomic():
+        record = _locked(game_id, player)
+        if record.ranked:
+            raise GameError("Hints are not allowed in a ranked daily attempt.")
+        if record.is_over:
+            raise GameError("This game is over.")
+        _check_version(record, expected_version)
+        suggestion = hint(record.game, current_state(record))
+        if suggestion is None:
+            raise GameError("There is no move left to suggest.")
+        record.hint_count += 1
+        record.save(update_fields=["hint_count"])
+    return str(suggestion)
+
+
+def mark_viewed(record: GameRecord) -> None:
+    """Start the server's clock for this game at its first view (daily timing)."""
+    if record.first_viewed_at is None:
+        GameRecord.objects.filter(pk=record.pk, first_viewed_at__isnull=True).update(
+            first_viewed_at=timezone.now()
+        )
+        record.refresh_from_db(fields=["first_viewed_at"])
+
+
+def ensure_daily(*, game: str, date: dt.date) -> DailyChallenge:
+    """The daily deal of ``game`` for ``date``, created if missing; running it twice changes nothing.
+
+    The seed and its winning line come from the solver (``daily_deal`` is deterministic,
+    so two processes racing here compute the same deal, and the unique constraint keeps one).
+    """
+    existing = DailyChallenge.objects.filter(game=game, date=date).first()
+    if existing is not None:
+        return existing
+    from games.engine.solver import daily_deal, solve
+
+    seed = daily_deal(game, date)
+    config = get_engine(game).normalize_config(None)
+    solution = list(solve(game, config=config, seed=seed).actions)
+    try:
+        with transaction.atomic():
+            return DailyChallenge.objects.create(
+                game=game, date=date, seed=seed, config=config, solution=solution
+            )
+    except IntegrityError:
+        return DailyChallenge.objects.get(game=game, date=date)
+
+
+def claim_anonymous_games(*, user: Any, token: str | None) -> int:
+    """Give ``user`` the games this browser started before logging in; returns how many."""
+    if not token:
+        return 0
+    return GameRecord.objects.filter(owner__isnull=True, session_key=token).update(owner=user, session_key="")

@@ -1,0 +1,51 @@
+"""Game states rebuilt from ``(game, config, seed, actions)``, with a small per-process cache.
+
+The cache is keyed by ``(game id, version)``; versions only grow, so an entry can never
+be stale, only unused, provided it holds committed data: services add entries after
+their transaction commits, and reads add them only outside a transaction.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from django.db import transaction
+
+from games.engine import get_engine
+from games.models import GameRecord
+
+CACHE_SIZE = 512
+_states: OrderedDict[tuple[int, int], Any] = OrderedDict()
+
+
+def _rebuild(record: GameRecord) -> Any:
+    engine = get_engine(record.game)
+    if record.engine_version != engine.version:
+        raise RuntimeError(
+            f"game {record.pk} was played with {record.game} engine version {record.engine_version}, "
+            f"and this server has version {engine.version}"
+        )
+    texts = list(record.actions.order_by("seq").values_list("text", flat=True))
+    return engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
+
+
+def current_state(record: GameRecord) -> Any:
+    key = (record.pk, record.version)
+    state = _states.get(key)
+    if state is None:
+        state = _rebuild(record)
+        # Inside a transaction the rows may yet be rolled back, and a later version with
+        # the same number would then find this state: only committed reads are cached.
+        if not transaction.get_connection().in_atomic_block:
+            remember_state(record, state)
+    else:
+        _states.move_to_end(key)
+    return state
+
+
+def remember_state(record: GameRecord, state: Any) -> None:
+    _states[(record.pk, record.version)] = state
+    _states.move_to_end((record.pk, record.version))
+    while len(_states) > CACHE_SIZE:
+        _states.popitem(last=False)

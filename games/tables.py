@@ -1,0 +1,324 @@
+"""Live tables: seating, starting, and every move of a table game.
+
+One function applies a move, whoever makes it (a person over the WebSocket, a bot, a
+turn clock, the table itself for a tie replay): ``_apply_locked``. It runs with the game
+row locked (``select_for_update``), appends the ``Action``, bumps the version and sets
+the next turn's deadline in the same transaction; after commit it announces "game N is
+at version v" to the table's group (no cards: each connection renders its own seat's
+view) and schedules ``advance`` for that version. ``advance`` acts only if the game is
+still at the version it was scheduled for, so a task run twice acts once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import TABLE_SEAT, IllegalAction, get_engine
+from games.engine.base import MAX_SEED
+from games.engine.bots import bot_seed, get_bot
+from games.engine.timeouts import timeout_action
+from games.models import Action, GameRecord, Seat, Table
+from games.services import GameError, StaleVersion
+from games.state_cache import current_state, remember_state
+
+TABLE_GAMES = ("triad", "blocks")
+SEAT_LIMITS = {"triad": (2, 6), "blocks": (2, 2)}
+CLOCK_LIMITS = (10, 600)
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+LOBBY_GROUP = "lobby"
+
+
+def _announce(table: Table, version: int | None = None) -> None:
+    """After commit: tell the table's sockets and the lobby that something changed (never what)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    send(table_group(table.pk), {"type": "table.changed", "version": version})
+    send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def _touch_lobby(table: Table) -> None:
+    Table.objects.filter(pk=table.pk).update(lobby_version=table.lobby_version + 1)
+    transaction.on_commit(lambda: _announce(table))
+
+
+# Seating
+
+
+def create_table(
+    *, game: str, creator: User, config: dict[str, Any] | None = None, clock_seconds: int = 30
+) -> Table:
+    """A new open table, with its creator in seat 0."""
+    if game not in TABLE_GAMES:
+        raise GameError(f"{game!r} is not played at tables.")
+    low, high = CLOCK_LIMITS
+    if not low <= clock_seconds <= high:
+        raise GameError(f"The turn clock must be between {low} and {high} seconds.")
+    config = dict(config or {})
+    if game == "blocks":
+        config.pop("players", None)
+    try:
+        full = get_engine(game).normalize_config(config)
+    except ValueError as exc:
+        raise GameError(str(exc)) from exc
+    seats = full.get("players", 2)
+    with transaction.atomic():
+        table = Table.objects.create(game=game, config=full, clock_seconds=clock_seconds, created_by=creator)
+        Seat.objects.bulk_create(
+            [Seat(table=table, number=n, user=creator if n == 0 else None) for n in range(seats)]
+        )
+        transaction.on_commit(lambda: _announce(table))
+    return table
+
+
+def _open_table(table_id: int) -> Table:
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise GameError("There is no such table.") from None
+    if table.status != Table.Status.OPEN:
+        raise GameError("This table has started: seats can no longer change.")
+    return table
+
+
+def sit(*, table_id: int, user: User, number: int | None = None) -> Seat:
+    """Take a free seat (the first one if ``number`` is not given)."""
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if table.seats.filter(user=user).exists():
+            raise GameError("You are already sitting at this table.")
+        free = table.seats.select_for_update().filter(user__isnull=True, is_bot=False)
+        seat = free.filter(number=number).first() if number is not None else free.first()
+        if seat is None:
+            raise GameError("That seat is taken." if number is not None else "Every seat is taken.")
+        seat.user = user
+        try:
+            seat.save(update_fields=["user"])
+        except IntegrityError:
+            raise GameError("You are already sitting at this table.") from None
+        _touch_lobby(table)
+    return seat
+
+
+def leave(*, table_id: int, user: User) -> None:
+    with transaction.atomic():
+        table = _open_table(table_id)
+        updated = table.seats.filter(user=user).update(user=None)
+        if not updated:
+            raise GameError("You are not sitting at this table.")
+        _touch_lobby(table)
+
+
+def add_bot(*, table_id: int, user: User, number: int | None = None) -> Seat:
+    """Fill an empty seat with the built-in bot; only someone sitting at the table may."""
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if not table.seats.filter(user=user).exists():
+            raise GameError("Sit at the table to invite bots.")
+        free = table.seats.select_for_update().filter(user__isnull=True, is_bot=False)
+        seat = free.filter(number=number).first() if number is not None else free.first()
+        if seat is None:
+            raise GameError("There is no empty seat for a bot.")
+        seat.is_bot = True
+        seat.save(update_fields=["is_bot"])
+        _touch_lobby(table)
+    return seat
+
+
+def remove_bot(*, table_id: int, user: User, number: int) -> None:
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if not table.seats.filter(user=user).exists():
+            raise GameError("Sit at the table to change its seats.")
+        if not table.seats.filter(number=number, is_bot=True).update(is_bot=False):
+            raise GameError("There is no bot in that seat.")
+        _touch_lobby(table)
+
+
+def start(*, table_id: int, user: User) -> Table:
+    """Deal: every seat must be taken; anyone sitting at the table may start it."""
+    with transaction.atomic():
+        table = _open_table(table_id)
+        seats = list(table.seats.all())
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise GameError("Only someone sitting at the table can start it.")
+        if not all(seat.taken for seat in seats):
+            raise GameError("Every seat must be taken (by a person or a bot) before the game starts.")
+        engine = get_engine(table.game)
+        record = GameRecord.objects.create(
+            game=table.game,
+            engine_version=engine.version,
+            config=table.config,
+            seed=secrets.randbelow(MAX_SEED),
+            kind=GameRecord.Kind.TABLE,
+            first_viewed_at=timezone.now(),
+        )
+        table.record = record
+        table.status = Table.Status.PLAYING
+        table.lobby_version += 1
+        table.save(update_fields=["record", "status", "lobby_version"])
+        state = current_state(record)
+        _set_deadline(record, table, engine.current_player(state))
+        record.save(update_fields=["turn_deadline"])
+        version = record.version
+        transaction.on_commit(
+            lambda: (_announce(table, version), _schedule(record.pk, version, record.turn_deadline))
+        )
+    return table
+
+
+# Moves
+
+
+@dataclass(frozen=True)
+class TableMove:
+    record: GameRecord
+    state: Any
+
+
+def seat_of(table: Table, user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return table.seats.filter(user=user).values_list("number", flat=True).first()
+
+
+def _delay(table: Table, seat: int | None) -> float | None:
+    """How long the seat to act has, in seconds; ``None`` when the game is over."""
+    if seat is None:
+        return None
+    if seat == TABLE_SEAT:
+        return settings.TABLE_TIE_REPLAY_DELAY_S
+    if table.seats.filter(number=seat, is_bot=True).exists():
+        return settings.TABLE_BOT_DELAY_S
+    return float(table.clock_seconds)
+
+
+def _set_deadline(record: GameRecord, table: Table, seat: int | None) -> None:
+    delay = _delay(table, seat)
+    record.turn_deadline = None if delay is None else timezone.now() + dt.timedelta(seconds=delay)
+
+
+def _schedule(game_id: int, version: int, deadline: dt.datetime | None) -> None:
+    if deadline is None:
+        return
+    from games.tasks import advance_table
+
+    advance_table.apply_async((game_id, version), eta=deadline)
+
+
+def _apply_locked(record: GameRecord, table: Table, seat: int, text: str) -> TableMove:
+    """Apply ``text`` for ``seat``; the caller holds the game row's lock inside a transaction."""
+    engine = get_engine(record.game)
+    state = current_state(record)
+    to_act = engine.current_player(state)
+    if to_act is None:
+        raise GameError("This game is over.")
+    if to_act != seat:
+        raise GameError(
+            "It is not your turn." if to_act != TABLE_SEAT else "The table is about to deal a tie replay."
+        )
+    try:
+        action = engine.parse_action(text)
+        new_state = engine.apply(state, action)
+    except IllegalAction as exc:
+        message = str(exc)
+        raise GameError(message[:1].upper() + message[1:] + ".") from exc
+    Action.objects.create(game=record, seq=record.action_count, seat=seat, text=str(action))
+    record.action_count += 1
+    record.version += 1
+    record.last_action_at = timezone.now()
+    next_seat = engine.current_player(new_state)
+    _set_deadline(record, table, next_seat)
+    outcome = engine.outcome(new_state)
+    if outcome is not None:
+        record.status = GameRecord.Status.FINISHED
+        record.outcome = outcome
+        record.finished_at = timezone.now()
+        table.status = Table.Status.FINISHED
+        table.lobby_version += 1
+        table.save(update_fields=["status", "lobby_version"])
+    record.save()
+    version, deadline = record.version, record.turn_deadline
+    transaction.on_commit(lambda: remember_state(record, new_state))
+    transaction.on_commit(lambda: (_announce(table, version), _schedule(record.pk, version, deadline)))
+    return TableMove(record, new_state)
+
+
+def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
+    table = Table.objects.select_related("record").filter(pk=table_id).first()
+    if table is None:
+        raise GameError("There is no such table.")
+    if table.record_id is None:
+        raise GameError("This table has not started yet.")
+    record = GameRecord.objects.select_for_update().get(pk=table.record_id)
+    table.refresh_from_db()
+    return table, record
+
+
+def act(*, table_id: int, user: User | None, text: str, expected_version: int | None) -> TableMove:
+    """A person's move from their seat; stale versions, moves out of turn and illegal moves are refused."""
+    if not isinstance(text, str) or not text.strip() or len(text) > 64:
+        raise GameError("A move is a short text such as 'check' or 'take 0,3'.")
+    with transaction.atomic():
+        table, record = _locked_game(table_id)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise GameError("You are watching this table: only its players can move.")
+        if expected_version is not None and expected_version != record.version:
+            raise StaleVersion("The table moved on before your move arrived: it is shown as it stands now.")
+        return _apply_locked(record, table, seat, text)
+
+
+def advance(*, game_id: int, version: int) -> bool:
+    """Make the move that is due at ``version``, if it still is: a bot's, a timed-out seat's
+    (LP-1) or the table's tie replay. Returns whether a move was made."""
+    with transaction.atomic():
+        record = GameRecord.objects.select_for_update().filter(pk=game_id, kind=GameRecord.Kind.TABLE).first()
+        if record is None or record.version != version or record.is_over:
+            return False
+        table = Table.objects.get(record=record)
+        engine = get_engine(record.game)
+        state = current_state(record)
+        seat = engine.current_player(state)
+        if seat is None:
+            return False
+        if seat == TABLE_SEAT:
+            text = str(engine.legal_actions(state)[0])
+        else:
+            view = engine.view(state, seat)
+            chooser_seed = bot_seed(record.seed, seat, record.action_count)
+            if table.seats.filter(number=seat, is_bot=True).exists():
+                text = get_bot(record.game)(view, chooser_seed)
+            elif record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
+                text = timeout_action(record.game, view, chooser_seed)
+            else:
+                return False
+        _apply_locked(record, table, seat, text)
+        return True
+
+
+def overdue_games(grace_s: float = 2.0) -> list[tuple[int, int]]:
+    """(game, version) of table games whose turn is overdue: for the sweeper that makes a
+    lost scheduled task (say, a worker that died) good."""
+    cutoff = timezone.now() - dt.timedelta(seconds=grace_s)
+    return list(
+        GameRecord.objects.filter(
+            kind=GameRecord.Kind.TABLE, status=GameRecord.Status.PLAYING, turn_deadline__lt=cutoff
+        ).values_list("pk", "version")
+    )

@@ -1,0 +1,43 @@
+"""Celery tasks of the games app: thin wrappers over services."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from celery import shared_task
+from django.utils import timezone
+
+from games import services
+
+DAILY_GAMES = ("pyramid", "tripeaks")
+
+
+@shared_task
+def create_daily_challenges(days_ahead: int = 2) -> list[str]:
+    """Make sure today's and the next ``days_ahead`` days' deals exist (idempotent)."""
+    today = timezone.now().date()
+    made = []
+    for offset in range(days_ahead + 1):
+        date = today + dt.timedelta(days=offset)
+        for game in DAILY_GAMES:
+            made.append(str(services.ensure_daily(game=game, date=date)))
+    return made
+
+
+@shared_task(acks_late=True)
+def advance_table(game_id: int, version: int) -> bool:
+    """The move due at ``version`` (bot, turn clock, tie replay); a no-op if the game moved on."""
+    from games import tables
+
+    return tables.advance(game_id=game_id, version=version)
+
+
+@shared_task
+def sweep_overdue_turns() -> int:
+    """Re-queue every overdue turn: the clock lives in the database, so a lost task is made good."""
+    from games import tables
+
+    overdue = tables.overdue_games()
+    for game_id, version in overdue:
+        advance_table.delay(game_id, version)
+    return len(overdue)
