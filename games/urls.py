@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import table_pages, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -15,5 +15,12 @@ urlpatterns = [
     path("daily/<slug:game>/<str:date>/", views.daily_detail, name="daily_detail"),
     path("daily/<slug:game>/<str:date>/play/", views.play_daily, name="daily_play"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
-    path("tables/", views.tables, name="tables"),
+    path("tables/", table_pages.lobby, name="tables"),
+    path("tables/new/", table_pages.create, name="table_create"),
+    path("tables/<int:table_id>/", table_pages.table_page, name="table"),
+    path("tables/<int:table_id>/sit/", table_pages.sit, name="table_sit"),
+    path("tables/<int:table_id>/leave/", table_pages.leave, name="table_leave"),
+    path("tables/<int:table_id>/bot/", table_pages.add_bot, name="table_add_bot"),
+    path("tables/<int:table_id>/unbot/", table_pages.remove_bot, name="table_remove_bot"),
+    path("tables/<int:table_id>/start/", table_pages.start, name="table_start"),
 ]

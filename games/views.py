@@ -280,12 +280,3 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
         "games/leaderboards.html",
         {"boards": boards, "champions": selectors.daily_champions(limit=20), "today": today},
     )
-
-
-@require_safe
-def tables(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "not_open_yet.html",
-        {"title": "Tables", "blurb": "Live tables for Triad and Pyramid Poker, with people and bots."},
-    )

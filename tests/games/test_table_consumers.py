@@ -1,0 +1,138 @@
+"""The table WebSocket through the real ASGI stack, session auth and the Redis channel layer."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from config.asgi import application
+from games import tables
+from games.engine import get_engine
+from games.models import Action, Table
+from games.state_cache import current_state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def version_of(frame: str) -> int | None:
+    match = re.search(r'id="table-live"[^>]*data-version="(\d*)"', frame)
+    return int(match.group(1)) if match and match.group(1) else None
+
+
+async def socket(table_id: int, client: Any = None) -> WebsocketCommunicator:
+    headers = [ORIGIN]
+    if client is not None:
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@sync_to_async
+def heads_up_table() -> tuple[Table, Any, Any]:
+    User = get_user_model()
+    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
+    table = tables.create_table(game="triad", creator=alice, config={"players": 2})
+    tables.sit(table_id=table.pk, user=bob)
+    tables.start(table_id=table.pk, user=alice)
+    table.refresh_from_db()
+    return table, alice, bob
+
+
+@sync_to_async
+def seat_to_act(table: Table) -> int:
+    table.record.refresh_from_db()
+    return get_engine("triad").current_player(current_state(table.record))
+
+
+async def logged_in(async_client: Any, user: Any) -> Any:
+    await async_client.aforce_login(user)
+    return async_client
+
+
+async def test_every_socket_hears_a_move_each_with_its_own_view(async_client: Any, client: Any) -> None:
+    table, alice, bob = await heads_up_table()
+    mover, other = (alice, bob) if await seat_to_act(table) == 0 else (bob, alice)
+    await async_client.aforce_login(mover)
+    await sync_to_async(client.force_login)(other)
+    mine, theirs, spectator = (
+        await socket(table.pk, async_client),
+        await socket(table.pk, client),
+        await socket(table.pk),
+    )
+    for communicator in (mine, theirs, spectator):
+        assert version_of(await communicator.receive_from()) == 0
+
+    await mine.send_to(text_data=json.dumps({"action": "check", "version": "0"}))
+    frames = [await communicator.receive_from(timeout=5) for communicator in (mine, theirs, spectator)]
+    assert [version_of(frame) for frame in frames] == [1, 1, 1]
+    assert "Your turn" in frames[1] and "Your turn" not in frames[0]
+    assert await sync_to_async(Action.objects.count)() == 1
+    for communicator in (mine, theirs, spectator):
+        await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "words"),
+    [
+        ("not json", "could not be read"),
+        ("[1, 2]", "could not be read"),
+        (json.dumps({"action": 5, "version": "0"}), "could not be read"),
+        (json.dumps({"action": "check"}), "could not be read"),
+        (json.dumps({"action": "check", "version": "zero"}), "could not be read"),
+        (json.dumps({"action": "bet", "amount": "lots", "version": "0"}), "could not be read"),
+        ("x" * 5000, "could not be read"),
+        (json.dumps({"action": "raise 500", "version": "0"}), "no bet to raise"),
+        (json.dumps({"action": "check", "version": "7"}), "moved on"),
+    ],
+)
+async def test_bad_frames_get_an_error_and_change_nothing(async_client: Any, frame: str, words: str) -> None:
+    table, alice, bob = await heads_up_table()
+    mover = alice if await seat_to_act(table) == 0 else bob
+    mine = await socket(table.pk, await logged_in(async_client, mover))
+    await mine.receive_from()
+    await mine.send_to(text_data=frame)
+    reply = await mine.receive_from(timeout=5)
+    assert 'data-testid="table-error"' in reply and words in reply
+    assert await sync_to_async(Action.objects.count)() == 0
+    await mine.disconnect()
+
+
+async def test_out_of_turn_and_spectator_moves_are_refused(async_client: Any) -> None:
+    table, alice, bob = await heads_up_table()
+    waiting = bob if await seat_to_act(table) == 0 else alice
+    theirs = await socket(table.pk, await logged_in(async_client, waiting))
+    await theirs.receive_from()
+    await theirs.send_to(text_data=json.dumps({"action": "check", "version": "0"}))
+    assert "not your turn" in await theirs.receive_from(timeout=5)
+    spectator = await socket(table.pk)
+    await spectator.receive_from()
+    await spectator.send_to(text_data=json.dumps({"action": "check", "version": "0"}))
+    assert "You are watching" in await spectator.receive_from(timeout=5)
+    assert await sync_to_async(Action.objects.count)() == 0
+    await theirs.disconnect()
+    await spectator.disconnect()
+
+
+async def test_an_unknown_table_closes_the_socket() -> None:
+    communicator = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[ORIGIN])
+    await communicator.connect()
+    assert (await communicator.receive_output(timeout=5))["type"] == "websocket.close"
+
+
+async def test_the_lobby_hears_a_new_table(async_client: Any) -> None:
+    lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    assert (await lobby.connect())[0]
+    await heads_up_table()
+    frame = await lobby.receive_from(timeout=5)
+    assert 'id="lobby-tables"' in frame
+    await lobby.disconnect()
