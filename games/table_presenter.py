@@ -141,6 +141,12 @@ def table_context(table: Table, user: User | None, error: str = "") -> dict[str,
         context["bets"] = [a for a in context["legal"] if a.startswith(("bet ", "raise "))]
         context["simple_actions"] = [a for a in context["legal"] if a in ("check", "call", "fold", "show")]
         context["can_discard"] = any(a.startswith("discard") for a in context["legal"])
+        names = {seat.number: seat.name for seat in seats}
+        last = view.get("last_result") or {}
+        context["last_shown"] = [
+            {"name": names[hand["seat"]], "hand_name": hand["name"], "cards": [triad_card(c) for c in hand["cards"]]}
+            for hand in last.get("shown", [])
+        ]
     else:
         context["grid"] = _blocks_grid(view)
         context["hands"] = [

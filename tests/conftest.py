@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,23 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.support import artifacts_dir, child_env, free_port, stop_process, wait_for_http
+from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ARTIFACTS = BASE_DIR / "test-artifacts"
-BIN = Path(sys.executable).parent
-
-
-def _service_env() -> dict[str, str]:
-    """The environment of a server or worker that shares the test database."""
-    from django.conf import settings
-
-    db = settings.DATABASES["default"]
-    return child_env(
-        DJANGO_SETTINGS_MODULE="config.settings.test",
-        DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        PYTHONUNBUFFERED="1",
-    )
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +47,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
             f"test-{os.getpid()}@%h",
         ],
         cwd=BASE_DIR,
-        env=_service_env(),
+        env=service_env(),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -84,7 +70,7 @@ def live_site(django_db_setup: None, celery_worker: subprocess.Popen[bytes]) -> 
     process = subprocess.Popen(
         [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=BASE_DIR,
-        env=_service_env(),
+        env=service_env(),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,

@@ -6,12 +6,14 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ARTIFACTS = BASE_DIR / "test-artifacts"
+BIN = Path(sys.executable).parent
 
 
 def child_env(**overrides: str) -> dict[str, str]:
@@ -57,3 +59,15 @@ def stop_process(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM, ti
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def service_env() -> dict[str, str]:
+    """The environment of a server or worker that shares the test database."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    return child_env(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        PYTHONUNBUFFERED="1",
+    )
