@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -127,7 +127,9 @@ async def main_async(args: argparse.Namespace) -> None:
     elapsed = time.perf_counter() - start
     echo_latencies: list[float] = []
     await echo(args.url, args.tables * 3, args.moves, echo_latencies)
-    print(f"{args.tables} tables, {sum(moves)} moves in {elapsed:.1f} s: {sum(moves) / elapsed:.1f} moves/s\n")
+    print(
+        f"{args.tables} tables, {sum(moves)} moves in {elapsed:.1f} s: {sum(moves) / elapsed:.1f} moves/s\n"
+    )
     print("| measurement | samples | p50 ms | p99 ms | max ms |")
     print("| --- | ---: | ---: | ---: | ---: |")
     report("move -> all 3 sockets of the table updated", latencies)
@@ -135,7 +137,9 @@ async def main_async(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--moves", type=int, default=40)
