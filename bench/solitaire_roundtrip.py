@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import get_engine  # noqa: E402
+from games.engine import get_engine
 
 
 class Browser:
@@ -45,7 +45,11 @@ class Browser:
         request = urllib.request.Request(
             self.base + path,
             data=urllib.parse.urlencode(data).encode(),
-            headers={"X-CSRFToken": self.csrf(), "Referer": self.base + path, **({"HX-Request": "true"} if htmx else {})},
+            headers={
+                "X-CSRFToken": self.csrf(),
+                "Referer": self.base + path,
+                **({"HX-Request": "true"} if htmx else {}),
+            },
         )
         with self.opener.open(request) as response:
             return response.geturl(), response.read().decode()
@@ -54,8 +58,10 @@ class Browser:
 def play(browser: Browser, seed: int, max_moves: int) -> list[float]:
     engine = get_engine("pyramid")
     browser.get("/play/pyramid/")
-    url, _ = browser.post("/play/pyramid/", {"deal": "number", "number": str(seed), "rows": "7", "passes": "2",
-                                             "scoring": "points"})
+    url, _ = browser.post(
+        "/play/pyramid/",
+        {"deal": "number", "number": str(seed), "rows": "7", "passes": "2", "scoring": "points"},
+    )
     path = urllib.parse.urlparse(url).path
     state = engine.initial_state(None, seed)
     timings = []
@@ -67,13 +73,16 @@ def play(browser: Browser, seed: int, max_moves: int) -> list[float]:
         _, body = browser.post(path + "act/", {"action": actions[0], "version": str(version)}, htmx=True)
         timings.append((time.perf_counter() - start) * 1000)
         if f'data-version="{version + 1}"' not in body or "is-error" in body:
-            raise RuntimeError(f"move {actions[0]!r} was not accepted: {re.findall(r'game-message[^>]*>(.*?)</p>', body, re.S)}")
+            message = re.findall(r"game-message[^>]*>(.*?)</p>", body, re.S)
+            raise RuntimeError(f"move {actions[0]!r} was not accepted: {message}")
         state = engine.apply(state, actions[0])
     return timings
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--moves", type=int, default=60)
@@ -84,8 +93,10 @@ def main() -> None:
     timings.sort()
     pick = lambda q: timings[min(len(timings) - 1, int(q * len(timings)))]  # noqa: E731
     print(f"{len(timings)} moves over {args.games} games")
-    print(f"round trip ms: median {statistics.median(timings):.1f}, p95 {pick(0.95):.1f}, "
-          f"p99 {pick(0.99):.1f}, max {timings[-1]:.1f}")
+    print(
+        f"round trip ms: median {statistics.median(timings):.1f}, p95 {pick(0.95):.1f}, "
+        f"p99 {pick(0.99):.1f}, max {timings[-1]:.1f}"
+    )
 
 
 if __name__ == "__main__":

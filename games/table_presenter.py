@@ -144,7 +144,11 @@ def table_context(table: Table, user: User | None, error: str = "") -> dict[str,
         names = {seat.number: seat.name for seat in seats}
         last = view.get("last_result") or {}
         context["last_shown"] = [
-            {"name": names[hand["seat"]], "hand_name": hand["name"], "cards": [triad_card(c) for c in hand["cards"]]}
+            {
+                "name": names[hand["seat"]],
+                "hand_name": hand["name"],
+                "cards": [triad_card(c) for c in hand["cards"]],
+            }
             for hand in last.get("shown", [])
         ]
     else:
