@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -13,7 +14,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import ProfileForm, SignupForm
 from accounts.selectors import public_profile
-from games.selectors import daily_streaks, player_stats
+from games.catalogue import CATALOGUE
+from games.selectors import daily_streaks, player_games, player_stats
 
 
 @require_http_methods(["GET", "POST"])
@@ -42,6 +44,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "is_self": request.user == person,
         "stats": player_stats(person),
         "streaks": daily_streaks(person, timezone.now().date()),
+        "games": Paginator(
+            player_games(person, game=request.GET.get("game", ""), result=request.GET.get("result", "")), 25
+        ).get_page(request.GET.get("page")),
+        "catalogue": CATALOGUE,
+        "game_filter": request.GET.get("game", ""),
+        "result_filter": request.GET.get("result", ""),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -47,6 +47,7 @@ class GameRecord(models.Model):
         DAILY = "daily", "Daily challenge"
         TABLE = "table", "Live table"
         TOURNAMENT = "tournament", "Tournament"
+        IMPORTED = "imported", "Imported"
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"

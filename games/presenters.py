@@ -12,16 +12,7 @@ from typing import Any
 
 from django.templatetags.static import static
 
-RANK_NAMES = {
-    "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
-    "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King",
-}  # fmt: skip
-SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-TRIPEAKS_ROW_SIZES = (3, 6, 9, 10)
-
-
-def card_name(card: str) -> str:
-    return f"{RANK_NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
+from games.narration import card_name
 
 
 def card_image(card: str | None) -> str:

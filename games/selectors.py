@@ -140,3 +140,34 @@ def daily_champions(limit: int) -> QuerySet[User]:
         )
         .order_by("-daily_wins", "-daily_played", F("last_win").desc(nulls_last=True), "username")[:limit]
     )
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    record: GameRecord
+    won: bool | None
+    """For a table game, whether this player's seat won; for solitaire, the game's result."""
+
+
+def player_games(user: User, *, game: str = "", result: str = "", limit: int = 200) -> list[PlayedGame]:
+    """The player's finished games, newest first: solitaire and imports they own, tables they sat at."""
+    records = (
+        GameRecord.objects.filter(
+            Q(owner=user) | Q(table__seats__user=user), status=GameRecord.Status.FINISHED
+        )
+        .select_related("table")
+        .distinct()
+        .order_by("-finished_at", "-pk")
+    )
+    if game:
+        records = records.filter(game=game)
+    played = []
+    for record in records[:limit]:
+        won = record.won
+        if record.kind == GameRecord.Kind.TABLE:
+            seat = record.table.seats.filter(user=user).values_list("number", flat=True).first()
+            won = (record.outcome or {}).get("winner") == seat
+        if (result == "won" and not won) or (result == "lost" and won):
+            continue
+        played.append(PlayedGame(record, won))
+    return played

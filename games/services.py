@@ -264,3 +264,61 @@ def claim_anonymous_games(*, user: Any, token: str | None) -> int:
     if not token:
         return 0
     return GameRecord.objects.filter(owner__isnull=True, session_key=token).update(owner=user, session_key="")
+
+
+def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
+    """Store a checked game file (``replays.parse_import``) to be watched; it is an archive, never played."""
+    engine = get_engine(data["game"])
+    played = engine.replay(data["config"], data["seed"], data["actions"], deck=data["deck"])
+    outcome = engine.outcome(played[-1])
+    with transaction.atomic():
+        record = GameRecord.objects.create(
+            game=data["game"],
+            engine_version=engine.version,
+            config=data["config"],
+            seed=data["seed"],
+            deck=data["deck"],
+            kind=GameRecord.Kind.IMPORTED,
+            status=GameRecord.Status.FINISHED,
+            outcome=outcome,
+            won=None if outcome is None else outcome.get("won"),
+            score=None if outcome is None else outcome.get("score"),
+            version=len(data["actions"]),
+            action_count=len(data["actions"]),
+            finished_at=timezone.now(),
+            **player.ownership(),
+        )
+        Action.objects.bulk_create(
+            [
+                Action(game=record, seq=n, seat=engine.current_player(played[n]), text=text)
+                for n, text in enumerate(data["actions"])
+            ]
+        )
+    return record
+
+
+def continue_from(*, record: GameRecord, step: int, player: Player) -> GameRecord:
+    """A new casual game from ``step`` of a solitaire replay: same deal, the first ``step`` moves."""
+    if record.game not in SOLITAIRE_GAMES:
+        raise GameError("Only solitaire games can be continued from a replay.")
+    if not record.is_over:
+        raise GameError("A game still being played cannot be continued elsewhere.")
+    texts = list(record.actions.order_by("seq").values_list("text", flat=True))[: max(0, step)]
+    engine = get_engine(record.game)
+    final = engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
+    if engine.outcome(final) is not None:
+        raise GameError("The game is already over at that step: pick an earlier one.")
+    with transaction.atomic():
+        new = GameRecord.objects.create(
+            game=record.game,
+            engine_version=engine.version,
+            config=record.config,
+            seed=record.seed,
+            deck=record.deck,
+            kind=GameRecord.Kind.CASUAL,
+            version=len(texts),
+            action_count=len(texts),
+            **player.ownership(),
+        )
+        Action.objects.bulk_create([Action(game=new, seq=n, seat=0, text=t) for n, t in enumerate(texts)])
+    return new

@@ -56,7 +56,7 @@ def compose_action(message: dict[str, Any]) -> str:
     return action
 
 
-def _seat_rows(table: Table, seats: list[Seat], view: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _seat_rows(seats: list[Seat], view: dict[str, Any] | None) -> list[dict[str, Any]]:
     public = {entry["seat"]: entry for entry in (view or {}).get("seats", [])}
     rows = []
     for seat in seats:
@@ -118,7 +118,7 @@ def table_context(table: Table, user: User | None, error: str = "") -> dict[str,
     }
     record = table.record
     if record is None:
-        context["seat_rows"] = _seat_rows(table, seats, None)
+        context["seat_rows"] = _seat_rows(seats, None)
         return context
     engine = get_engine(record.game)
     state = current_state(record)
@@ -126,21 +126,39 @@ def table_context(table: Table, user: User | None, error: str = "") -> dict[str,
     to_act = engine.current_player(state)
     context.update(
         record=record,
-        view=view,
         version=record.version,
-        to_act=to_act,
-        table_turn=to_act == TABLE_SEAT,
-        my_turn=me is not None and to_act == me,
         deadline=record.turn_deadline,
-        seat_rows=_seat_rows(table, seats, view),
-        legal=view.get("legal") or [],
         final=_final_rows(seats, record.outcome) if record.is_over else None,
+        **game_area(table.game, view, seats, me, to_act),
     )
-    if table.game == "triad":
+    return context
+
+
+def game_area(
+    game: str,
+    view: dict[str, Any],
+    seats: list[Seat],
+    me: int | None,
+    to_act: int | None,
+    *,
+    live: bool = True,
+) -> dict[str, Any]:
+    """What the Triad or Pyramid Poker templates draw from one view (a seat's, a spectator's,
+    or, in a finished game's replay, the whole state's); ``live=False`` shows no controls."""
+    legal = (view.get("legal") or []) if live else []
+    context: dict[str, Any] = {
+        "view": view,
+        "to_act": to_act,
+        "table_turn": to_act == TABLE_SEAT,
+        "my_turn": live and me is not None and to_act == me,
+        "seat_rows": _seat_rows(seats, view),
+        "legal": legal,
+    }
+    if game == "triad":
         context["my_cards"] = [triad_card(c) for c in view.get("cards") or []]
-        context["bets"] = [a for a in context["legal"] if a.startswith(("bet ", "raise "))]
-        context["simple_actions"] = [a for a in context["legal"] if a in ("check", "call", "fold", "show")]
-        context["can_discard"] = any(a.startswith("discard") for a in context["legal"])
+        context["bets"] = [a for a in legal if a.startswith(("bet ", "raise "))]
+        context["simple_actions"] = [a for a in legal if a in ("check", "call", "fold", "show")]
+        context["can_discard"] = any(a.startswith("discard") for a in legal)
         names = {seat.number: seat.name for seat in seats}
         last = view.get("last_result") or {}
         context["last_shown"] = [
@@ -151,20 +169,18 @@ def table_context(table: Table, user: User | None, error: str = "") -> dict[str,
             }
             for hand in last.get("shown", [])
         ]
-    else:
-        context["grid"] = _blocks_grid(view)
-        context["hands"] = [
-            [{"name": hand["name"], "blocks": [block_face(c) for c in hand["cards"]]} for hand in seat_hands]
-            for seat_hands in view["hands"]
-        ]
-        holding = view.get("holding")
-        context["holding"] = block_face(holding["face"]) if holding and holding.get("face") else None
-        context["next_block"] = block_face(view["next_block"]) if view.get("next_block") else None
-        context["revealed"] = [block_face(c) for c in view.get("revealed") or []]
-        if view.get("scores"):
-            context["score_rows"] = [
-                {"name": seat.name, "score": view["scores"][seat.number]} for seat in seats
-            ]
+        return context
+    context["grid"] = _blocks_grid(view)
+    context["hands"] = [
+        [{"name": hand["name"], "blocks": [block_face(c) for c in hand["cards"]]} for hand in seat_hands]
+        for seat_hands in view["hands"]
+    ]
+    holding = view.get("holding")
+    context["holding"] = block_face(holding["face"]) if holding and holding.get("face") else None
+    context["next_block"] = block_face(view["next_block"]) if live and view.get("next_block") else None
+    context["revealed"] = [block_face(c) for c in view.get("revealed") or []]
+    if view.get("scores"):
+        context["score_rows"] = [{"name": seat.name, "score": view["scores"][seat.number]} for seat in seats]
     return context
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import table_pages, views
+from games import replay_pages, table_pages, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -10,6 +10,13 @@ urlpatterns = [
     path("games/<int:game_id>/undo/", views.undo, name="game_undo"),
     path("games/<int:game_id>/hint/", views.hint, name="game_hint"),
     path("games/<int:game_id>/solution/", views.solution, name="game_solution"),
+    path("games/<int:game_id>/replay/", replay_pages.replay, name="replay"),
+    path("games/<int:game_id>/export.json", replay_pages.export, name="game_export"),
+    path("games/<int:game_id>/continue/", replay_pages.continue_game, name="game_continue"),
+    path("games/import/", replay_pages.import_game, name="game_import"),
+    path(
+        "daily/<slug:game>/<str:date>/solution/", replay_pages.solution_replay, name="daily_solution_replay"
+    ),
     path("daily/", views.daily, name="daily"),
     path("daily/archive/", views.daily_archive, name="daily_archive"),
     path("daily/<slug:game>/<str:date>/", views.daily_detail, name="daily_detail"),

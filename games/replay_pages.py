@@ -1,0 +1,167 @@
+"""Replay pages: any finished game step by step, downloads and imports.
+
+``?step=N`` keeps the moment in the address (shareable); ``?view=all`` or ``?view=<seat>``
+picks the perspective of a finished multiplayer game. htmx asks for the step partial only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games import narration, presenters, replays, services
+from games.catalogue import GAMES_BY_SLUG
+from games.engine import get_engine
+from games.models import DailyChallenge, GameRecord
+from games.players import Player
+from games.table_presenter import game_area
+
+MAX_IMPORT_BYTES = 2_000_000
+
+
+def _step(request: HttpRequest, source: replays.ReplaySource) -> int:
+    value = request.GET.get("step", "")
+    step = int(value) if value.lstrip("-").isdigit() else source.steps
+    return max(0, min(step, source.steps))
+
+
+def _perspective(request: HttpRequest, source: replays.ReplaySource) -> str:
+    value = request.GET.get("view", replays.EVERYTHING)
+    allowed = {key for key, _ in replays.perspectives(source)}
+    return value if value in allowed else replays.EVERYTHING
+
+
+def replay_context(source: replays.ReplaySource, step: int, perspective: str) -> dict[str, Any]:
+    all_states = replays.states(source)
+    state = all_states[step]
+    view = replays.step_view(source, state, perspective)
+    engine = get_engine(source.game)
+    words = ""
+    if step > 0:
+        words = narration.narrate(
+            source.game,
+            all_states[step - 1],
+            source.actions[step - 1],
+            state,
+            source.names,
+            reveal=source.finished,
+        )
+    context: dict[str, Any] = {
+        "source": source,
+        "info": GAMES_BY_SLUG[source.game],
+        "step": step,
+        "steps": source.steps,
+        "view": view,
+        "words": words,
+        "standing": narration.standing(source.game, state, source.names),
+        "perspective": perspective,
+        "perspectives": replays.perspectives(source),
+        "can_play": False,
+        "replay": True,
+    }
+    if source.multiplayer:
+        seats = source.seats or [_NamedSeat(n, name) for n, name in enumerate(source.names)]
+        me = int(perspective) if perspective.isdigit() else None
+        context.update(game_area(source.game, view, seats, me, engine.current_player(state), live=False))
+        context["seats"] = seats
+    else:
+        context["board"] = presenters.board(source.game, view)
+        context["waste_top"] = presenters.waste_top(view)
+    return context
+
+
+class _NamedSeat:
+    """Seat-like names for an imported multiplayer game (it has no table)."""
+
+    def __init__(self, number: int, name: str) -> None:
+        self.number, self.name = number, name
+
+
+def _render_replay(request: HttpRequest, source: replays.ReplaySource, base_url: str) -> HttpResponse:
+    context = replay_context(source, _step(request, source), _perspective(request, source))
+    context["base_url"] = base_url
+    template = "games/partials/replay_step.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)
+
+
+def _watchable(request: HttpRequest, record: GameRecord) -> GameRecord:
+    """Today's daily deals stay secret: their games (every card ends up shown) can be watched
+    once the day is over, except by their own player."""
+    today_daily = record.daily is not None and record.daily.date >= timezone.now().date()
+    if today_daily and not Player.from_request(request).owns(record):
+        raise Http404("Games of today's daily deal can be watched once the day is over.")
+    return record
+
+
+@require_safe
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    record = _watchable(
+        request, get_object_or_404(GameRecord.objects.select_related("owner", "daily"), pk=game_id)
+    )
+    return _render_replay(request, replays.from_record(record), record.get_absolute_url() + "replay/")
+
+
+def _finished_daily(game: str, date: str) -> DailyChallenge:
+    daily = get_object_or_404(DailyChallenge, game=game, date=date)
+    if daily.date >= timezone.now().date():
+        raise Http404("Today's winning line is shown once the day is over.")
+    return daily
+
+
+@require_safe
+def solution_replay(request: HttpRequest, game: str, date: str) -> HttpResponse:
+    daily = _finished_daily(game, date)
+    return _render_replay(request, replays.from_daily_solution(daily), request.path)
+
+
+@require_safe
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    record = _watchable(request, get_object_or_404(GameRecord, pk=game_id))
+    try:
+        data = replays.export(replays.from_record(record))
+    except ValueError as exc:
+        return JsonResponse({"error": str(exc)}, status=403)
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="capstone-{record.game}-{record.pk}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_game(request: HttpRequest) -> HttpResponse:
+    error = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        text = request.POST.get("text", "")
+        if upload is not None:
+            if upload.size > MAX_IMPORT_BYTES:
+                error = "That file is too large to be a game."
+            else:
+                text = upload.read().decode("utf-8", errors="replace")
+        if not error:
+            try:
+                data = replays.parse_import(text)
+            except replays.ImportError_ as exc:
+                error = str(exc)
+            else:
+                record = services.import_game(data=data, player=Player.from_request(request))
+                return redirect("replay", game_id=record.pk)
+    return render(request, "games/import.html", {"error": error}, status=400 if error else 200)
+
+
+@require_POST
+def continue_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    record = _watchable(request, get_object_or_404(GameRecord, pk=game_id))
+    step = request.POST.get("step", "")
+    try:
+        new = services.continue_from(
+            record=record, step=int(step) if step.isdigit() else 0, player=Player.from_request(request)
+        )
+    except services.GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("replay", game_id=game_id)
+    return redirect(new)

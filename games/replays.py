@@ -1,0 +1,186 @@
+"""Replays: any game's states, rebuilt from ``(game, config, seed, actions)``; no snapshots.
+
+A replay shows a finished game whole (LP-3: every card), or one seat's view of it as it
+was; a game still being played is shown only as its spectators see it, step by step up
+to now, and its seed is never shown.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import GAMES, ReplayError, get_engine
+from games.engine.base import check_seed
+from games.models import DailyChallenge, GameRecord
+
+CACHE_SIZE = 64
+EVERYTHING = "all"
+_states: OrderedDict[tuple[str, int], list[Any]] = OrderedDict()
+
+
+@dataclass(frozen=True)
+class ReplaySource:
+    key: str
+    """Names the cache entry: a game's id, or a daily deal's solution."""
+    game: str
+    config: dict[str, Any]
+    seed: int
+    actions: tuple[str, ...]
+    finished: bool
+    names: list[str]
+    title: str
+    deck: list[str] | None = None
+    record: GameRecord | None = None
+    seats: list[Any] = field(default_factory=list)
+
+    @property
+    def steps(self) -> int:
+        return len(self.actions)
+
+    @property
+    def multiplayer(self) -> bool:
+        return self.game in ("triad", "blocks")
+
+
+def from_record(record: GameRecord) -> ReplaySource:
+    actions = tuple(record.actions.order_by("seq").values_list("text", flat=True))
+    table = getattr(record, "table", None) if record.kind == GameRecord.Kind.TABLE else None
+    seats = list(table.seats.select_related("user")) if table is not None else []
+    if seats:
+        names = [seat.name for seat in seats]
+    else:
+        owner = record.owner.username if record.owner else "Anonymous"
+        names = (
+            [owner] * 6 if record.kind != GameRecord.Kind.IMPORTED else [f"Seat {n + 1}" for n in range(6)]
+        )
+    title = f"{record.get_game_display().capitalize()} #{record.pk}"
+    return ReplaySource(
+        key=f"game:{record.pk}",
+        game=record.game,
+        config=record.config,
+        seed=record.seed,
+        actions=actions,
+        finished=record.is_over,
+        names=names,
+        title=title,
+        deck=record.deck,
+        record=record,
+        seats=seats,
+    )
+
+
+def from_daily_solution(daily: DailyChallenge) -> ReplaySource:
+    return ReplaySource(
+        key=f"daily:{daily.pk}",
+        game=daily.game,
+        config=daily.config,
+        seed=daily.seed,
+        actions=tuple(daily.solution),
+        finished=True,
+        names=["The solver"],
+        title=f"The solver's line for the {daily.game} daily of {daily.date:%d %B %Y}",
+    )
+
+
+def states(source: ReplaySource) -> list[Any]:
+    """Every state from the deal to the last action (cached: a replay page asks for many steps)."""
+    key = (source.key, source.steps)
+    cached = _states.get(key)
+    if cached is None:
+        cached = get_engine(source.game).replay(source.config, source.seed, source.actions, deck=source.deck)
+        _states[key] = cached
+        while len(_states) > CACHE_SIZE:
+            _states.popitem(last=False)
+    _states.move_to_end(key)
+    return cached
+
+
+def perspectives(source: ReplaySource) -> list[tuple[str, str]]:
+    """The views a viewer may pick: everything and each seat for a finished multiplayer game."""
+    if not source.finished or not source.multiplayer:
+        return []
+    seats = len(source.seats) or int(source.config.get("players", 2))
+    return [(EVERYTHING, "Everything"), *((str(n), source.names[n]) for n in range(seats))]
+
+
+def step_view(source: ReplaySource, state: Any, perspective: str) -> dict[str, Any]:
+    """The view at one step. Only a finished game shows hidden cards (LP-3)."""
+    engine = get_engine(source.game)
+    if not source.finished:
+        return engine.view(state, None)
+    if source.multiplayer and perspective.isdigit():
+        return engine.view(state, int(perspective))
+    return engine.full_view(state)
+
+
+# Files
+
+
+class ImportError_(ValueError):
+    """A file that is not a real, legal game; the message says what is wrong. (The trailing
+    underscore keeps it apart from the builtin ``ImportError``.)"""
+
+
+def export(source: ReplaySource) -> dict[str, Any]:
+    if not source.finished:
+        raise ValueError("a game still being played cannot be downloaded: its seed decides every hidden card")
+    engine = get_engine(source.game)
+    data: dict[str, Any] = {
+        "format": "capstone-game",
+        "game": source.game,
+        "engine_version": engine.version,
+        "config": source.config,
+        "seed": source.seed,
+        "actions": list(source.actions),
+    }
+    if source.deck is not None:
+        data["deck"] = source.deck
+    return data
+
+
+REQUIRED = ("game", "engine_version", "config", "seed", "actions")
+
+
+def parse_import(text: str) -> dict[str, Any]:
+    """A downloaded game, checked to the last action; ``ImportError_`` with a clear message."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ImportError_(f"This is not a game file: it is not valid JSON ({exc}).") from None
+    if not isinstance(data, dict):
+        raise ImportError_("This is not a game file: expected a JSON object.")
+    missing = [key for key in REQUIRED if key not in data]
+    if missing:
+        raise ImportError_(f"This game file lacks {', '.join(missing)}.")
+    game = data["game"]
+    if game not in GAMES:
+        raise ImportError_(f"Unknown game {game!r}: Capstone plays {', '.join(GAMES)}.")
+    engine = get_engine(game)
+    if data["engine_version"] != engine.version:
+        raise ImportError_(
+            f"This file was made with {game} rules version {data['engine_version']!r}; "
+            f"this site plays version {engine.version}."
+        )
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise ImportError_("'actions' must be a list of move texts.")
+    deck = data.get("deck")
+    try:
+        check_seed(data["seed"])
+        config = engine.normalize_config(data["config"])
+        engine.replay(config, data["seed"], actions, deck=deck)
+    except ReplayError as exc:
+        raise ImportError_(
+            f"Move {exc.index + 1} ({actions[exc.index]!r}) is not legal there: {exc.cause}."
+        ) from None
+    except ValueError as exc:
+        raise ImportError_(f"This game file is not valid: {exc}.") from None
+    return {"game": game, "config": config, "seed": data["seed"], "actions": actions, "deck": deck}
+
+
+def initial_steps(actions: Sequence[str], step: int) -> list[str]:
+    return list(actions[: max(0, min(step, len(actions)))])
