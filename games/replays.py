@@ -52,11 +52,10 @@ def from_record(record: GameRecord) -> ReplaySource:
     seats = list(table.seats.select_related("user")) if table is not None else []
     if seats:
         names = [seat.name for seat in seats]
+    elif record.game in ("triad", "blocks"):
+        names = [f"Seat {n + 1}" for n in range(seat_count(record.game, record.config))]
     else:
-        owner = record.owner.username if record.owner else "Anonymous"
-        names = (
-            [owner] * 6 if record.kind != GameRecord.Kind.IMPORTED else [f"Seat {n + 1}" for n in range(6)]
-        )
+        names = [record.owner.username if record.owner else "Anonymous"]
     title = f"{record.get_game_display().capitalize()} #{record.pk}"
     return ReplaySource(
         key=f"game:{record.pk}",
@@ -71,6 +70,10 @@ def from_record(record: GameRecord) -> ReplaySource:
         record=record,
         seats=seats,
     )
+
+
+def seat_count(game: str, config: dict[str, Any]) -> int:
+    return int(config.get("players", 2)) if game == "triad" else 2 if game == "blocks" else 1
 
 
 def from_daily_solution(daily: DailyChallenge) -> ReplaySource:
@@ -103,8 +106,7 @@ def perspectives(source: ReplaySource) -> list[tuple[str, str]]:
     """The views a viewer may pick: everything and each seat for a finished multiplayer game."""
     if not source.finished or not source.multiplayer:
         return []
-    seats = len(source.seats) or int(source.config.get("players", 2))
-    return [(EVERYTHING, "Everything"), *((str(n), source.names[n]) for n in range(seats))]
+    return [(EVERYTHING, "Everything"), *((str(n), name) for n, name in enumerate(source.names))]
 
 
 def step_view(source: ReplaySource, state: Any, perspective: str) -> dict[str, Any]:

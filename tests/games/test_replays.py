@@ -38,7 +38,8 @@ def finished_solitaire(game: str, owner: User, seed: int = 3) -> GameRecord:
 
 def table_game(game: str, owner: User, finish: bool = True, **config: object) -> Table:
     table = tables.create_table(game=game, creator=owner, config=config)
-    tables.add_bot(table_id=table.pk, user=owner)
+    for _ in range(table.seat_count - 1):
+        tables.add_bot(table_id=table.pk, user=owner)
     tables.start(table_id=table.pk, user=owner)
     table.refresh_from_db()
     record = table.record
@@ -182,3 +183,20 @@ def test_profile_lists_games_with_replays_and_filters(client: Client) -> None:
     assert (
         f"/games/{won.pk}/replay/" not in only_blocks and f"/games/{table.record.pk}/replay/" in only_blocks
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "config"), [("triad", {"players": 3, "hands": 1}), ("blocks", {"scoring": "advanced"})]
+)
+def test_an_imported_multiplayer_game_replays_with_a_name_per_seat(
+    client: Client, game: str, config: dict
+) -> None:
+    table = table_game(game, person("alice"), **config)
+    data = client.get(f"/games/{table.record.pk}/export.json").content.decode()
+    response = client.post("/games/import/", {"text": data})
+    assert response.status_code == 302
+    imported = GameRecord.objects.get(kind=GameRecord.Kind.IMPORTED)
+    source = replays.from_record(imported)
+    assert source.names == [f"Seat {n + 1}" for n in range(config.get("players", 2))]
+    for step in (0, source.steps // 2, source.steps):
+        assert client.get(f"{response.url}?step={step}&view=1").status_code == 200
