@@ -1,0 +1,41 @@
+"""LP-1 and LP-2 with the real worker: nobody connected, the clock still runs and acts."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import tables
+from games.engine import get_engine
+from games.models import Action
+from games.state_cache import current_state
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+
+
+def test_a_disconnected_players_clock_runs_out_and_the_worker_checks_for_them(
+    celery_worker: subprocess.Popen[bytes],
+) -> None:
+    User = get_user_model()
+    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
+    table = tables.create_table(game="triad", creator=alice, config={"players": 2}, clock_seconds=10)
+    tables.sit(table_id=table.pk, user=bob)
+    started = time.monotonic()
+    tables.start(table_id=table.pk, user=alice)  # nobody has a socket open: LP-2
+    table.refresh_from_db()
+    record = table.record
+    seat = get_engine("triad").current_player(current_state(record))
+
+    while not Action.objects.filter(game=record).exists():
+        assert time.monotonic() - started < 30, "the turn clock never ran out"
+        time.sleep(0.25)
+    waited = time.monotonic() - started
+    action = Action.objects.get(game=record)
+    assert (action.seat, action.text) == (seat, "check")  # LP-1: check when it may
+    assert waited >= 9.5  # not before the clock ran out
+    record.refresh_from_db()
+    assert record.version == 1 and record.turn_deadline is not None  # the next seat's clock runs
