@@ -20,8 +20,17 @@ from games.engine import get_engine
 from games.engine.cards import STANDARD_DECK
 from games.engine.pyramid import PyramidState, Remove
 from games.engine.solitaire_common import LOST, PLAYING, WON, Resign
-from games.engine.solver import daily_candidate, daily_deal, hint, solve, solve_state
+from games.engine.solver import (
+    HINT_SOLVE_NODES,
+    daily_candidate,
+    daily_deal,
+    hint,
+    pyramid_search,
+    solve,
+    solve_state,
+)
 from games.engine.solver.__main__ import main
+from games.engine.solver.pyramid_search import PyramidSearch, SearchAborted
 from games.engine.tripeaks import TriPeaksState
 
 PYRAMID = get_engine("pyramid")
@@ -125,6 +134,58 @@ def test_pyramid_verdicts_match_brute_force(chunk: int) -> None:
         agree += 1
         wins += expected
     assert agree == 50 and 5 < wins < 50
+
+
+def gapped_position(rnd: random.Random) -> PyramidState:
+    """A hand-built position (as in the rules tests): a few cards anywhere, the rest removed;
+    the tableau may have gaps under cards in play, which no deal can reach."""
+    config = random_pyramid_config(rnd)
+    state = PYRAMID.initial_state(config, rnd.randrange(10**6))
+    # At least one tableau card: the engine marks a board cleared when a removal clears it.
+    keep = {rnd.choice(state.tableau), *rnd.sample(STANDARD_DECK, rnd.randint(4, 11))}
+    sequence = [c for c in (*state.stock, *state.tableau) if c in keep and c not in state.tableau]
+    split = rnd.randint(0, len(sequence))
+    return replace(
+        state,
+        tableau=tuple(c if c in keep else None for c in state.tableau),
+        reserve=tuple(c if c in keep else None for c in state.reserve),
+        stock=tuple(sequence[split:]),
+        waste=tuple(sequence[:split]),
+        removed=tuple(c for c in STANDARD_DECK if c not in keep),
+        redeals_used=rnd.randint(0, config["redeals"] or 2),
+        pass_removed=rnd.random() < 0.5,
+    )
+
+
+def test_pyramid_verdicts_on_hand_built_positions_match_brute_force() -> None:
+    """Positions with gaps in the tableau: a card is covered only by cards in play (PY-1)."""
+    rnd = random.Random(5)
+    wins = 0
+    for _ in range(300):
+        state = gapped_position(rnd)
+        expected = brute_force(PYRAMID, state)
+        assert solve_state("pyramid", state).winnable == expected, state
+        wins += expected
+    assert wins >= 3
+
+
+@pytest.mark.parametrize(
+    "config", [None, {"redeals": None}, {"clear_the_board": True, "overlap_pairs": True}]
+)
+def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
+    config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The smaller-game proofs (pyramid_search.relaxations) tried at once on every deal give
+    the same verdicts as the plain search."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2, 3), 2_000), (100, (4,), 3_000)))
+    for seed in range(30):
+        state = PYRAMID.initial_state(config, seed)
+        plain = PyramidSearch(state, node_limit=60_000, relax=False)
+        try:
+            expected = plain.run()
+        except SearchAborted:
+            continue
+        assert solve_state("pyramid", state).winnable == expected, seed
 
 
 def tripeaks_positions(count: int, seed: int) -> list[TriPeaksState]:
@@ -289,7 +350,7 @@ def test_hints_are_legal_and_keep_a_won_game_winnable(game: str) -> None:
     for state in mid_game_states(game, 25, seed=3):
         move = hint(game, state)
         assert move is not None and move in [str(a) for a in engine.legal_actions(state)]
-        before = solve_state(game, state, node_limit=200_000).winnable
+        before = solve_state(game, state, node_limit=HINT_SOLVE_NODES).winnable
         if before:
             winnable += 1
             assert solve_state(game, engine.apply(state, move)).winnable is True

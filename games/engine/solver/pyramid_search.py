@@ -47,6 +47,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from itertools import combinations
 
 from games.engine import rng
 from games.engine.cards import rank_value
@@ -59,6 +61,11 @@ WASTE_SHIFT = 64
 LAST_PASS = 1 << 62
 CHECK_EVERY = 1 << 12
 """How many positions pass between two looks at the clock."""
+RELAX_STAGES = ((20_000, (1, 2, 3), 5_000), (300_000, (4,), 40_000))
+"""When the search has examined this many positions, it tries to prove the position lost on
+smaller games keeping this many classes, each allowed this many positions (see relaxations)."""
+UNLIMITED_STAND_IN = 60
+"""Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 RECURSION_LIMIT = 20_000
 """Deep enough for the longest line: every removal and redeal nests one frame."""
 
@@ -74,12 +81,15 @@ def pair_text(cards: tuple[str, ...]) -> str:
     return "+".join(sorted(cards, key=card_order))
 
 
-def _descendants(covered_by: tuple[tuple[int, ...], ...]) -> list[int]:
-    """Slot -> bitmask of every slot piled on it, directly or through a chain."""
+def _piled_on(covered_by: tuple[tuple[int, ...], ...], live: int) -> list[int]:
+    """Slot -> bitmask of the cards in play piled on it, directly or through a chain of cards
+    in play: the cards that must go before it is exposed. (An empty slot covers nothing, and
+    a position need not come from a deal: the smaller games of ``relaxations`` have gaps.)"""
     below = [0] * len(covered_by)
     for k in reversed(range(len(covered_by))):
         for j in covered_by[k]:
-            below[k] |= 1 << j | below[j]
+            if live >> j & 1:
+                below[k] |= 1 << j | below[j]
     return below
 
 
@@ -121,11 +131,17 @@ class PyramidSearch:
     """One search from one position: ``run()`` gives the verdict and fills ``line``."""
 
     def __init__(
-        self, state: PyramidState, node_limit: int | None = None, deadline: float | None = None
+        self,
+        state: PyramidState,
+        node_limit: int | None = None,
+        deadline: float | None = None,
+        relax: bool = True,
     ) -> None:
         config = state.config
         geometry = GEOMETRY[config.rows]
         size = geometry.size
+        self.state = state
+        self.relax = relax
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
@@ -150,7 +166,7 @@ class PyramidSearch:
         self.tableau_mask = (1 << size) - 1
         self.covered_by = geometry.covered_by
         self.covers = geometry.covers
-        self.below = _descendants(geometry.covered_by)
+        self.below = _piled_on(geometry.covered_by, self.live)
 
         self.clear_the_board = config.clear_the_board
         self.waste_usable = not config.waste_off_limits
@@ -167,7 +183,7 @@ class PyramidSearch:
             # Each useful pass removes a card, so this many redeals never run out.
             self.max_redeals = None
         # The start of a pass already under way is not explored, so its redeal is never useless.
-        self.start_flag = state.pass_removed or (self.max_redeals is not None and self.start_p > 0)
+        self.start_flag = state.pass_removed or (config.redeals is not None and self.start_p > 0)
 
         classes: dict[int, list[int]] = {}
         for i, card in enumerate(cards):
@@ -260,12 +276,82 @@ class PyramidSearch:
         ctx = self.context(self.start_used, self.start_flag, self.first_sequence)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+        search, examined, budget = self._search()
+        relaxed = 0
         try:
-            return self._search()(self.live, p, ctx)
+            for after, sizes, each in [] if self.reshuffle or not self.relax else RELAX_STAGES:
+                if self.node_limit is not None and self.node_limit <= after + relaxed:
+                    break
+                budget[0] = after
+                try:
+                    return search(self.live, p, ctx)
+                except SearchAborted:
+                    if examined() < after:
+                        raise
+                spent, proven = self.relaxations(sizes, each)
+                relaxed += spent
+                if proven:
+                    return False
+            if self.node_limit is not None:
+                if self.node_limit - relaxed <= examined():
+                    raise SearchAborted
+                budget[0] = self.node_limit - relaxed
+            else:
+                budget[0] = -1
+            return search(self.live, p, ctx)
         finally:
+            self.nodes = examined() + relaxed
             sys.setrecursionlimit(limit)
 
-    def _search(self) -> Callable[[int, int, int], bool]:
+    def relaxations(self, sizes: tuple[int, ...], each: int) -> tuple[int, bool]:
+        """Try to prove the position lost on smaller games: (positions spent, proven).
+
+        Keeping only the cards of some classes (and no King) gives a game at least as easy:
+        each line of the real game, less its other removals, is a line of it, because every
+        card removed only makes more cards available. With unlimited redeals the smaller
+        game gets more redeals than any line can use instead, since a pass of the real game
+        may have removed only cards it drops. So if the smaller game is lost, so is this one.
+        Each smaller game keeps ``sizes`` classes and may examine ``each`` positions; one that
+        runs out proves nothing."""
+        spent = 0
+        for size in sizes:
+            for chosen in combinations(sorted(self.class_ids), size):
+                search = PyramidSearch(self.reduced(set(chosen)), each, self.deadline, relax=False)
+                try:
+                    won = search.run()
+                except SearchAborted:
+                    if self.deadline is not None and time.monotonic() > self.deadline:
+                        raise
+                    won = True
+                spent += search.nodes
+                if not won:
+                    return spent, True
+        return spent, False
+
+    def reduced(self, classes: set[int]) -> PyramidState:
+        """The position with only the cards of ``classes`` (see ``relaxations``)."""
+        state = self.state
+
+        def keep(card: str | None) -> bool:
+            return (
+                card is not None
+                and rank_value(card) != KING
+                and min(rank_value(card), TARGET - rank_value(card)) in classes
+            )
+
+        config = state.config
+        if config.redeals is None:
+            config = replace(config, redeals=state.redeals_used + UNLIMITED_STAND_IN)
+        return replace(
+            state,
+            config=config,
+            tableau=tuple(card if keep(card) else None for card in state.tableau),
+            reserve=tuple(card if keep(card) else None for card in state.reserve),
+            stock=tuple(card for card in state.stock if keep(card)),
+            waste=tuple(card for card in state.waste if keep(card)),
+        )
+
+    def _search(self) -> tuple[Callable[[int, int, int], bool], Callable[[], int], list[int]]:
         failed: dict[int, int] = {}
         values = self.values
         cards = self.cards
@@ -290,7 +376,7 @@ class PyramidSearch:
         contexts = self.contexts
         context = self.context
         line = self.line
-        node_limit = self.node_limit if self.node_limit is not None else -1
+        budget = [self.node_limit if self.node_limit is not None else -1]
         deadline = self.deadline
         nodes = 0
         Shape = tuple[tuple[int, ...], tuple[Pair, ...], dict[int, tuple[int, ...]], int]
@@ -329,7 +415,7 @@ class PyramidSearch:
             nonlocal nodes
             nodes += 1
             self.nodes = nodes
-            if nodes == node_limit or (
+            if nodes == budget[0] or (
                 nodes & (CHECK_EVERY - 1) == 0 and deadline is not None and time.monotonic() > deadline
             ):
                 raise SearchAborted
@@ -491,7 +577,10 @@ class PyramidSearch:
             failed[key] = start if known < 0 else min(known, start)
             return False
 
-        return search
+        def examined() -> int:
+            return nodes
+
+        return search, examined, budget
 
     # -- every legal move, for the hint's fallback -----------------------------------
 
