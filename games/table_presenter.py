@@ -176,7 +176,11 @@ def game_area(
         for seat_hands in view["hands"]
     ]
     holding = view.get("holding")
-    context["holding"] = block_face(holding["face"]) if holding and holding.get("face") else None
+    if holding and holding.get("face"):
+        taker = next((seat.name for seat in seats if seat.number == holding["seat"]), "")
+        context["holding"] = {**block_face(holding["face"]), "taker": "You" if holding["seat"] == me else taker}
+    else:
+        context["holding"] = None
     context["next_block"] = block_face(view["next_block"]) if live and view.get("next_block") else None
     context["revealed"] = [block_face(c) for c in view.get("revealed") or []]
     if view.get("scores"):
