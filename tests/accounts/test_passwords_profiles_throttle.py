@@ -111,6 +111,7 @@ class TestProfile:
         body = response.content.decode()
         assert response.status_code == 200
         assert "<h1>alice</h1>" in body and "Pairs to thirteen, all day." in body
+        assert "<title>alice · Capstone</title>" in body
         assert "alice@example.com" not in body  # e-mails are private
         assert "Edit profile" not in body
 
