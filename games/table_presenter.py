@@ -6,6 +6,7 @@ or ``seat=None`` for a spectator: the templates never see a state.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from django.db.models import Prefetch
@@ -18,7 +19,6 @@ from games.engine import TABLE_SEAT, get_engine
 from games.models import Seat, Table
 from games.presenters import card_name
 from games.state_cache import current_state
-from games.tables import seat_of
 
 TRIAD_COLOURS = {"P": "Purple", "G": "Green", "O": "Orange"}
 TRIAD_LEVELS = {"1": "first level", "2": "second level", "3": "third level"}
@@ -100,9 +100,15 @@ def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _my_seat(seats: list[Seat], user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
+
+
 def table_context(table: Table, user: User | None, error: str = "") -> dict[str, Any]:
     seats = list(table.seats.select_related("user"))
-    me = seat_of(table, user)
+    me = _my_seat(seats, user)
     context: dict[str, Any] = {
         "table": table,
         "info": GAMES_BY_SLUG[table.game],
@@ -178,7 +184,10 @@ def game_area(
     holding = view.get("holding")
     if holding and holding.get("face"):
         taker = next((seat.name for seat in seats if seat.number == holding["seat"]), "")
-        context["holding"] = {**block_face(holding["face"]), "taker": "You" if holding["seat"] == me else taker}
+        context["holding"] = {
+            **block_face(holding["face"]),
+            "taker": "You" if holding["seat"] == me else taker,
+        }
     else:
         context["holding"] = None
     context["next_block"] = block_face(view["next_block"]) if live and view.get("next_block") else None
@@ -188,12 +197,33 @@ def game_area(
     return context
 
 
+_frames: OrderedDict[tuple[int, int, int | None], str] = OrderedDict()
+FRAME_CACHE_SIZE = 512
+
+
 def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str, int | None]:
-    """The table's live part as HTML for one person, and the game version it shows."""
+    """The table's live part as HTML for one person, and the game version it shows.
+
+    A started table's frame depends only on its version and the viewer's seat, so the
+    frame built for one socket serves every other socket of the same seat (and every
+    spectator) in this process; versions only grow, so a kept frame is never stale.
+    """
     table = Table.objects.select_related("record").get(pk=table_id)
-    context = table_context(table, user, error)
-    context["user"] = user
-    return render_to_string("games/partials/table_live.html", context), context["version"]
+    if table.record is None or error:
+        context = table_context(table, user, error)
+        context["user"] = user
+        return render_to_string("games/partials/table_live.html", context), context["version"]
+    seats = list(table.seats.select_related("user"))
+    key = (table.record_id, table.record.version, _my_seat(seats, user))
+    frame = _frames.get(key)
+    if frame is None:
+        context = table_context(table, user)
+        context["user"] = user
+        frame = render_to_string("games/partials/table_live.html", context)
+        _frames[key] = frame
+        while len(_frames) > FRAME_CACHE_SIZE:
+            _frames.popitem(last=False)
+    return frame, table.record.version
 
 
 def lobby_tables() -> dict[str, list[Table]]:

@@ -43,14 +43,16 @@ def table_group(table_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
-def _announce(table: Table, version: int | None = None) -> None:
-    """After commit: tell the table's sockets and the lobby that something changed (never what)."""
+def _announce(table: Table, version: int | None = None, *, lobby: bool = True) -> None:
+    """After commit: tell the table's sockets that something changed (never what), and the
+    lobby when seats or the table's status changed (a move alone does not concern it)."""
     layer = get_channel_layer()
     if layer is None:
         return
     send = async_to_sync(layer.group_send)
     send(table_group(table.pk), {"type": "table.changed", "version": version})
-    send(LOBBY_GROUP, {"type": "lobby.changed"})
+    if lobby:
+        send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def _touch_lobby(table: Table) -> None:
@@ -254,9 +256,11 @@ def _apply_locked(record: GameRecord, table: Table, seat: int, text: str) -> Tab
         table.lobby_version += 1
         table.save(update_fields=["status", "lobby_version"])
     record.save()
-    version, deadline = record.version, record.turn_deadline
+    version, deadline, finished = record.version, record.turn_deadline, outcome is not None
     transaction.on_commit(lambda: remember_state(record, new_state))
-    transaction.on_commit(lambda: (_announce(table, version), _schedule(record.pk, version, deadline)))
+    transaction.on_commit(
+        lambda: (_announce(table, version, lobby=finished), _schedule(record.pk, version, deadline))
+    )
     return TableMove(record, new_state)
 
 

@@ -136,3 +136,13 @@ async def test_the_lobby_hears_a_new_table(async_client: Any) -> None:
     frame = await lobby.receive_from(timeout=5)
     assert 'id="lobby-tables"' in frame
     await lobby.disconnect()
+
+
+async def test_a_move_does_not_disturb_the_lobby(async_client: Any) -> None:
+    table, alice, bob = await heads_up_table()
+    lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    assert (await lobby.connect())[0]
+    mover = alice if await seat_to_act(table) == 0 else bob
+    await sync_to_async(tables.act)(table_id=table.pk, user=mover, text="check", expected_version=0)
+    assert await lobby.receive_nothing(timeout=0.5)  # a move changes nothing the lobby shows
+    await lobby.disconnect()
