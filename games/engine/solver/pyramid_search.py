@@ -506,6 +506,8 @@ class PyramidSearch:
                     return True
                 failed[key] = start if known < 0 else min(known, start)
                 return False
+            # Stock and waste cards first, reserve cards last: the reserve stays available.
+            pairs.sort(key=lambda pair: sum(2 if i >= reserve_end else 3 if i >= size else 0 for i in pair))
             for pair in (*kings, *pairs, *overlaps):
                 if remove(live, p, ctx, pair, stock_top):
                     return True
