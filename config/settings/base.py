@@ -119,6 +119,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.forget_old_login_failures",
         "schedule": timedelta(hours=6),
     },
+    # Deals today's and the next days' daily challenges ahead of time (idempotent).
+    "create-daily-challenges": {
+        "task": "games.tasks.create_daily_challenges",
+        "schedule": timedelta(hours=1),
+    },
+    # Turn clocks live in the database; this re-queues any overdue turn whose task was lost.
+    "sweep-overdue-turns": {"task": "games.tasks.sweep_overdue_turns", "schedule": timedelta(seconds=5)},
 }
 
 AUTH_USER_MODEL = "accounts.User"

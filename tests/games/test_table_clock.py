@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -39,3 +40,27 @@ def test_a_disconnected_players_clock_runs_out_and_the_worker_checks_for_them(
     assert waited >= 9.5  # not before the clock ran out
     record.refresh_from_db()
     assert record.version == 1 and record.turn_deadline is not None  # the next seat's clock runs
+
+
+def test_the_sweeper_makes_good_a_turn_whose_task_was_lost(celery_worker: subprocess.Popen[bytes]) -> None:
+    from django.utils import timezone
+
+    from games.models import GameRecord
+    from games.tasks import sweep_overdue_turns
+
+    User = get_user_model()
+    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
+    table = tables.create_table(game="triad", creator=alice, config={"players": 2}, clock_seconds=600)
+    tables.sit(table_id=table.pk, user=bob)
+    tables.start(table_id=table.pk, user=alice)  # its task waits ten minutes: as good as lost here
+    table.refresh_from_db()
+    record = table.record
+    GameRecord.objects.filter(pk=record.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
+
+    assert sweep_overdue_turns.delay().get(timeout=30) >= 1
+    started = time.monotonic()
+    while not Action.objects.filter(game=record).exists():
+        assert time.monotonic() - started < 20, "the sweeper did not make the overdue move"
+        time.sleep(0.2)
+    assert Action.objects.get(game=record).text == "check"
