@@ -12,12 +12,12 @@ and how many five-card hands ``poker_value`` ranks per second.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 from typing import Any
 
+from bench.stats import wilson
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.blocks import poker_value
 from games.engine.blocks_bot import choose
@@ -25,13 +25,6 @@ from games.engine.bots import bot_seed
 from games.engine.cards import STANDARD_DECK
 
 ENGINE = get_engine("blocks")
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - spread, centre + spread
 
 
 def game(config: dict[str, Any], seed: int, bot: int, timings: list[float]) -> bool:

@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.solitaire_roundtrip import Browser
+from bench.stats import percentile
 from games.engine import TABLE_SEAT, get_engine
 
 CONFIGS = {
@@ -86,7 +87,7 @@ def main() -> None:
     print(f"{args.game}: {steps} actions; first request (rebuilds every state) {first:.1f} ms")
     print(
         f"{args.requests} random steps: median {statistics.median(timings):.1f} ms, "
-        f"p95 {timings[int(0.95 * len(timings))]:.1f} ms, max {timings[-1]:.1f} ms"
+        f"p95 {percentile(timings, 0.95):.1f} ms, max {timings[-1]:.1f} ms"
     )
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import percentile
 from games.engine import get_engine
 
 
@@ -91,11 +92,10 @@ def main() -> None:
     for seed in range(1, args.games + 1):
         timings += play(Browser(args.url), seed, args.moves)
     timings.sort()
-    pick = lambda q: timings[min(len(timings) - 1, int(q * len(timings)))]  # noqa: E731
     print(f"{len(timings)} moves over {args.games} games")
     print(
-        f"round trip ms: median {statistics.median(timings):.1f}, p95 {pick(0.95):.1f}, "
-        f"p99 {pick(0.99):.1f}, max {timings[-1]:.1f}"
+        f"round trip ms: median {statistics.median(timings):.1f}, p95 {percentile(timings, 0.95):.1f}, "
+        f"p99 {percentile(timings, 0.99):.1f}, max {timings[-1]:.1f}"
     )
 
 

@@ -35,6 +35,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
+from bench.stats import percentile  # noqa: E402
 from games import tables  # noqa: E402
 
 VERSION = re.compile(r'id="table-live"[^>]*data-version="(\d+)"')
@@ -62,11 +63,6 @@ def make_tables(count: int, run: str) -> list[tuple[int, str, str]]:
         tables.start(table_id=table.pk, user=a)
         made.append((table.pk, session_for(a), session_for(b)))
     return made
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def play_table(base: str, table: tuple[int, str, str], moves: int, latencies: list[float]) -> int:

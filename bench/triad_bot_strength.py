@@ -13,24 +13,17 @@ and CPU time, since on a busy machine the wall-clock max mostly measures waiting
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 from typing import Any
 
+from bench.stats import wilson
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.bots import bot_seed
 from games.engine.triad_bot import choose, percentiles
 
 ENGINE = get_engine("triad")
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - spread, centre + spread
 
 
 def match(config: dict[str, Any], seed: int, bot: int, timings: list[tuple[float, float]]) -> bool:
