@@ -276,6 +276,26 @@ def test_a_waste_card_whose_partners_all_lie_in_the_waste_in_the_last_pass_is_ho
     assert brute_force(PYRAMID, state) is False
 
 
+@pytest.mark.parametrize("redeals", [1, 100])
+def test_a_redeal_without_a_removal_is_allowed_with_limited_redeals(redeals: int) -> None:
+    """PY-4/PY-5: only unlimited redeals need a removal in the pass; here the 7 under the
+    waste top is reached by redealing at once, also when the limit is huge."""
+    state = PYRAMID.initial_state({"redeals": redeals, "clear_the_board": True})
+    keep = ("6c", "7c", "2d")
+    state = replace(
+        state,
+        tableau=(*(None,) * 27, "6c"),
+        stock=(),
+        waste=("7c", "2d"),
+        removed=tuple(c for c in STANDARD_DECK if c not in keep),
+    )
+    sol = solve_state("pyramid", state)
+    assert sol.winnable is True and sol.actions[0] == "redeal"
+    assert brute_force(PYRAMID, state) is True
+    unlimited = replace(state, config=replace(state.config, redeals=None))
+    assert solve_state("pyramid", unlimited).winnable is False is brute_force(PYRAMID, unlimited)
+
+
 def test_kings_and_finished_games() -> None:
     state = PYRAMID.initial_state({"redeals": 0})
     removed = tuple(c for c in STANDARD_DECK if c not in ("Kc", "Kd"))

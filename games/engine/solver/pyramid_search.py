@@ -40,6 +40,10 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   (each needs every card between its two gone first). The matching is checked at the
   start, for the class of every pair removed and, in the last pass, for the class of
   every card drawn. Each class's answers are cached by its cards in play.
+* **Smaller games.** A search still running after ``RELAX_STAGES`` positions tries to
+  prove the position lost on games that keep only some classes (``relaxations``): those
+  see the passes and the order of the stock, which the matching does not. Such proofs
+  only ever say "lost"; a win is always a line found in the real game.
 """
 
 from __future__ import annotations

@@ -1,0 +1,206 @@
+"""Win rates of the solitaire variants: the share of deals the exact solver proves winnable.
+
+Run from the project root:
+
+    .venv/bin/python -m bench.winnability pyramid-52-3 --count 100000 --jobs 2
+    .venv/bin/python -m bench.winnability --report          # every row measured so far
+    .venv/bin/python -m bench.winnability --check           # rows must agree with each other
+
+Deal n is the engine's deal of seed n (seeds --start .. --start + --count - 1). Each
+verdict is appended to var/winnability/ROW.jsonl as soon as it is known, so a run can
+be stopped and started again (seeds already there are skipped) or spread over chunks
+with --start/--count. The row printed counts every seed of the file, with a 95% Wilson
+interval. No time limit: every verdict is exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from games.engine.solver import solve
+
+OUT_DIR = Path("var/winnability")
+CHUNK = 50
+
+ROWS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "pyramid-52-3": ("pyramid", {}, "Pyramid, all 52 cards, 3 passes (standard)"),
+    "pyramid-52-1": ("pyramid", {"redeals": 0}, "Pyramid, all 52 cards, 1 pass"),
+    "pyramid-52-u": ("pyramid", {"redeals": None}, "Pyramid, all 52 cards, unlimited passes"),
+    "pyramid-board-3": ("pyramid", {"clear_the_board": True}, "Pyramid, tableau only, 3 passes"),
+    "pyramid-board-1": ("pyramid", {"clear_the_board": True, "redeals": 0}, "Pyramid, tableau only, 1 pass"),
+    "pyramid-board-u": (
+        "pyramid",
+        {"clear_the_board": True, "redeals": None},
+        "Pyramid, tableau only, unlimited passes",
+    ),
+    "pyramid-52-3-overlap": ("pyramid", {"overlap_pairs": True}, "Pyramid, all 52, 3 passes, overlap pairs"),
+    "pyramid-52-1-overlap": (
+        "pyramid",
+        {"redeals": 0, "overlap_pairs": True},
+        "Pyramid, all 52, 1 pass, overlap pairs",
+    ),
+    "pyramid-52-u-overlap": (
+        "pyramid",
+        {"redeals": None, "overlap_pairs": True},
+        "Pyramid, all 52, unlimited passes, overlap pairs",
+    ),
+    "pyramid-board-3-overlap": (
+        "pyramid",
+        {"clear_the_board": True, "overlap_pairs": True},
+        "Pyramid, tableau only, 3 passes, overlap pairs",
+    ),
+    "pyramid-board-1-overlap": (
+        "pyramid",
+        {"clear_the_board": True, "redeals": 0, "overlap_pairs": True},
+        "Pyramid, tableau only, 1 pass, overlap pairs",
+    ),
+    "pyramid-board-u-overlap": (
+        "pyramid",
+        {"clear_the_board": True, "redeals": None, "overlap_pairs": True},
+        "Pyramid, tableau only, unlimited passes, overlap pairs",
+    ),
+    "pyramid-6rows-reserve": (
+        "pyramid",
+        {"rows": 6, "reserve": True},
+        "Pyramid, 6 rows + 6-card reserve, all 52, 3 passes",
+    ),
+    "tripeaks": ("tripeaks", {}, "Tri-Peaks (all cards known)"),
+}
+
+
+def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    rate = wins / total
+    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
+    spread = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def _solve_chunk(job: tuple[str, dict[str, Any], list[int]]) -> list[dict[str, Any]]:
+    game, config, seeds = job
+    out = []
+    for seed in seeds:
+        start = time.perf_counter()
+        sol = solve(game, config, seed)
+        out.append(
+            {
+                "seed": seed,
+                "winnable": sol.winnable,
+                "nodes": sol.nodes,
+                "seconds": time.perf_counter() - start,
+            }
+        )
+    return out
+
+
+def load(row: str) -> dict[int, dict[str, Any]]:
+    path = OUT_DIR / f"{row}.jsonl"
+    if not path.exists():
+        return {}
+    records = {}
+    for text in path.read_text().splitlines():
+        if text.strip():
+            record = json.loads(text)
+            records[record["seed"]] = record
+    return records
+
+
+def markdown_row(row: str) -> str | None:
+    records = load(row)
+    if not records:
+        return None
+    _, config, title = ROWS[row]
+    seeds = sorted(records)
+    wins = sum(records[s]["winnable"] is True for s in seeds)
+    low, high = wilson(wins, len(seeds))
+    span = (
+        f"{seeds[0]}..{seeds[-1]}"
+        if seeds[-1] - seeds[0] + 1 == len(seeds)
+        else f"{len(seeds)} seeds in {seeds[0]}..{seeds[-1]}"
+    )
+    return (
+        f"| `{row}` | {title} | `{json.dumps(config)}` | {len(seeds):,} ({span}) | {wins:,} | "
+        f"{100 * wins / len(seeds):.2f}% | {100 * low:.2f}% - {100 * high:.2f}% |"
+    )
+
+
+# Easier variant first: on every seed both rows hold, a deal winnable in the first must be
+# winnable in the second (more passes, a smaller goal, or more legal pairs).
+EASIER = [
+    ("pyramid-52-1", "pyramid-52-3"),
+    ("pyramid-52-3", "pyramid-52-u"),
+    ("pyramid-board-1", "pyramid-board-3"),
+    ("pyramid-board-3", "pyramid-board-u"),
+    ("pyramid-52-1", "pyramid-board-1"),
+    ("pyramid-52-3", "pyramid-board-3"),
+    ("pyramid-52-u", "pyramid-board-u"),
+    *[(row, f"{row}-overlap") for row in ("pyramid-52-1", "pyramid-52-3", "pyramid-52-u")],
+    *[(row, f"{row}-overlap") for row in ("pyramid-board-1", "pyramid-board-3", "pyramid-board-u")],
+]
+
+
+def check() -> int:
+    """Cross-check the rows on file against each other; the number of contradictions."""
+    problems = 0
+    for easy, hard in EASIER:
+        a, b = load(easy), load(hard)
+        common = sorted(set(a) & set(b))
+        bad = [s for s in common if a[s]["winnable"] and not b[s]["winnable"]]
+        problems += len(bad)
+        print(
+            f"{easy} winnable => {hard} winnable: {len(common)} seeds, contradictions: {bad[:10] or 'none'}"
+        )
+    return problems
+
+
+HEADER = (
+    "| row | variant | config | seeds solved | winnable | win rate | 95% CI (Wilson) |\n"
+    "| --- | --- | --- | --- | --- | --- | --- |"
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("row", nargs="?", choices=sorted(ROWS))
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--report", action="store_true", help="print the table of every row measured so far")
+    parser.add_argument("--check", action="store_true", help="check the rows on file against each other")
+    args = parser.parse_args()
+    if args.check:
+        return 1 if check() else 0
+    if args.report:
+        print(HEADER)
+        for row in ROWS:
+            line = markdown_row(row)
+            if line:
+                print(line)
+        return 0
+    if args.row is None:
+        parser.error("name a row, or use --report")
+
+    game, config, _ = ROWS[args.row]
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    done = load(args.row)
+    todo = [s for s in range(args.start, args.start + args.count) if s not in done]
+    jobs = [(game, config, todo[i : i + CHUNK]) for i in range(0, len(todo), CHUNK)]
+    print(f"{args.row}: {len(done)} seeds on file, {len(todo)} to solve", file=sys.stderr, flush=True)
+    with (OUT_DIR / f"{args.row}.jsonl").open("a") as out, multiprocessing.Pool(args.jobs) as pool:
+        for records in pool.imap(_solve_chunk, jobs):
+            for record in records:
+                out.write(json.dumps(record) + "\n")
+            out.flush()
+    print(HEADER)
+    print(markdown_row(args.row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
