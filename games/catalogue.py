@@ -52,3 +52,5 @@ CATALOGUE: tuple[GameInfo, ...] = (
 )
 
 GAMES_BY_SLUG: dict[str, GameInfo] = {info.slug: info for info in CATALOGUE}
+SOLITAIRE_GAMES: tuple[str, ...] = tuple(info.slug for info in CATALOGUE if info.solitaire)
+"""The games played alone in the browser, and the games of the daily challenge."""

@@ -10,11 +10,10 @@ from typing import Any
 from django.db.models import Count, F, Max, Q, QuerySet
 
 from accounts.models import User
-from games.catalogue import GAMES_BY_SLUG, GameInfo
+from games.catalogue import GAMES_BY_SLUG, SOLITAIRE_GAMES, GameInfo
 from games.models import DailyChallenge, GameRecord
 from games.players import Player
 
-SOLITAIRE_GAMES = ("pyramid", "tripeaks")
 RECENT_RESULTS = 30
 
 

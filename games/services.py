@@ -16,12 +16,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.catalogue import SOLITAIRE_GAMES
 from games.engine import IllegalAction, get_engine
 from games.models import Action, DailyChallenge, GameRecord
 from games.players import Player
 from games.state_cache import current_state, remember_state
 
-SOLITAIRE_GAMES = ("pyramid", "tripeaks")
 MAX_DEAL_NUMBER = 999_999_999
 """Random deals are numbered 1 .. this: short enough to read out and share."""
 WINNABLE_TRIES = 200

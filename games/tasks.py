@@ -8,8 +8,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from games import services
-
-DAILY_GAMES = ("pyramid", "tripeaks")
+from games.catalogue import SOLITAIRE_GAMES
 
 
 @shared_task
@@ -19,7 +18,7 @@ def create_daily_challenges(days_ahead: int = 2) -> list[str]:
     made = []
     for offset in range(days_ahead + 1):
         date = today + dt.timedelta(days=offset)
-        for game in DAILY_GAMES:
+        for game in SOLITAIRE_GAMES:
             made.append(str(services.ensure_daily(game=game, date=date)))
     return made
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import presenters, selectors, services
-from games.catalogue import CATALOGUE, GAMES_BY_SLUG
+from games.catalogue import CATALOGUE, GAMES_BY_SLUG, SOLITAIRE_GAMES
 from games.engine import get_engine
 from games.forms import NEW_GAME_FORMS
 from games.models import DailyChallenge, GameRecord
@@ -94,7 +94,7 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
 
 def _solitaire_record(game_id: int) -> GameRecord:
     record = get_object_or_404(GameRecord, pk=game_id)
-    if record.game not in services.SOLITAIRE_GAMES:
+    if record.game not in SOLITAIRE_GAMES:
         raise Http404("Live-table games are shown at their table.")
     return record
 
@@ -206,7 +206,7 @@ def _today() -> dt.date:
 @require_safe
 def daily(request: HttpRequest) -> HttpResponse:
     today = _today()
-    deals = [services.ensure_daily(game=game, date=today) for game in services.SOLITAIRE_GAMES]
+    deals = [services.ensure_daily(game=game, date=today) for game in SOLITAIRE_GAMES]
     player = Player.from_request(request)
     boards = [
         {
@@ -228,7 +228,7 @@ def _daily_or_404(game: str, date: str) -> DailyChallenge:
         day = dt.date.fromisoformat(date)
     except ValueError:
         raise Http404("Dates are written YYYY-MM-DD.") from None
-    if game not in services.SOLITAIRE_GAMES or day > _today():
+    if game not in SOLITAIRE_GAMES or day > _today():
         raise Http404("There is no such daily deal.")
     return services.ensure_daily(game=game, date=day)
 
@@ -273,7 +273,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
             "info": GAMES_BY_SLUG[deal.game],
             "leaderboard": selectors.daily_leaderboard(deal, limit=25),
         }
-        for deal in (services.ensure_daily(game=game, date=today) for game in services.SOLITAIRE_GAMES)
+        for deal in (services.ensure_daily(game=game, date=today) for game in SOLITAIRE_GAMES)
     ]
     return render(
         request,
