@@ -14,9 +14,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import IllegalAction, get_engine
+from games.engine import get_engine
 from games.engine.cards import STANDARD_DECK
 from games.engine.tripeaks import TriPeaksEngine, TriPeaksState, is_face_up
+from tests.engine.solitaire_support import answer
 
 ENGINE = get_engine("tripeaks")
 assert isinstance(ENGINE, TriPeaksEngine)
@@ -90,18 +91,6 @@ def test_random_playouts_keep_every_invariant(config: dict[str, Any], seed: int,
             assert str(seed) not in text
 
 
-def answer(state: TriPeaksState, text: str) -> str:
-    """``legal`` if ``text`` applies, else the refusal's message; the state must not change."""
-    before = repr(state)
-    try:
-        ENGINE.apply(state, text)
-    except IllegalAction as refusal:
-        return str(refusal)
-    finally:
-        assert repr(state) == before
-    return "legal"
-
-
 @settings(max_examples=25, deadline=None)
 @given(config=configs, seed=seeds, rnd=st.randoms(use_true_random=False))
 def test_apply_accepts_exactly_the_legal_actions(
@@ -115,5 +104,5 @@ def test_apply_accepts_exactly_the_legal_actions(
         legal = {str(action) for action in ENGINE.legal_actions(state)}
         other = rehide(state, rnd)
         for text in CANDIDATES:
-            assert (answer(state, text) == "legal") == (text in legal)
-            assert answer(state, text) == answer(other, text)
+            assert (answer(ENGINE, state, text) == "legal") == (text in legal)
+            assert answer(ENGINE, state, text) == answer(ENGINE, other, text)
