@@ -26,10 +26,12 @@ start_postgres() {
   local version
   version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
   if ! pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$version main"; then
-    as_root pg_createcluster "$version" main >/dev/null
+    as_root pg_createcluster "$version" main >&2
   fi
   if ! pg_lsclusters -h | awk -v v="$version" '$1==v && $2=="main" {print $4}' | grep -qx online; then
-    as_root pg_ctlcluster "$version" main start
+    # pg_ctlcluster prints notes such as "Removed stale pid file." on stdout; this
+    # function's stdout is the URL alone.
+    as_root pg_ctlcluster "$version" main start >&2
   fi
   local port
   port=$(pg_lsclusters -h | awk -v v="$version" '$1==v && $2=="main" {print $3}')
@@ -37,7 +39,7 @@ start_postgres() {
   as_postgres psql -q -p "$port" -tAc "SELECT 1 FROM pg_roles WHERE rolname='capstone'" | grep -q 1 \
     || as_postgres psql -q -p "$port" -c "CREATE ROLE capstone LOGIN PASSWORD 'capstone' CREATEDB" >/dev/null
   as_postgres psql -q -p "$port" -tAc "SELECT 1 FROM pg_database WHERE datname='capstone'" | grep -q 1 \
-    || as_postgres createdb -p "$port" -O capstone capstone
+    || as_postgres createdb -p "$port" -O capstone capstone >&2
   echo "postgres://capstone:capstone@127.0.0.1:$port/capstone"
 }
 

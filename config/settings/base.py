@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
@@ -72,7 +73,21 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}")}
+
+def database_from_env(default: str | None) -> dict[str, object]:
+    """The database named by DATABASE_URL (required when ``default`` is None)."""
+    url = env.str("DATABASE_URL") if default is None else env.str("DATABASE_URL", default=default)
+    if not url.startswith(("postgres://", "postgresql://", "sqlite:///")):
+        # django-environ would warn with the whole URL, password included, and return a
+        # config without an engine; name the cause here instead.
+        raise ImproperlyConfigured(
+            "DATABASE_URL must start with postgres:// or sqlite:///; it starts with "
+            f"{url.split('://')[0][:40]!r}"
+        )
+    return env.db_url_config(url)
+
+
+DATABASES = {"default": database_from_env(default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # daphne and the Celery worker write at once: WAL lets readers proceed, IMMEDIATE
     # takes the write lock up front instead of failing with "database is locked".

@@ -8,9 +8,7 @@ from __future__ import annotations
 from config.settings.base import *
 
 SECRET_KEY = "test-only-secret-key-that-is-long-enough-to-look-real-0123456789"
-DATABASES = {
-    "default": env.db("DATABASE_URL", default="postgres://capstone:capstone@127.0.0.1:5432/capstone")
-}
+DATABASES = {"default": database_from_env(default="postgres://capstone:capstone@127.0.0.1:5432/capstone")}
 DATABASES["default"]["TEST"] = {"NAME": env.str("CAPSTONE_TEST_DB", default="test_capstone")}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed; production uses the default

@@ -51,6 +51,16 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
 
 
+def test_a_database_url_that_is_not_a_url_is_named_as_the_cause() -> None:
+    # CI once passed a URL preceded by a line PostgreSQL's tools printed; the settings
+    # then failed far away with KeyError: 'ENGINE'.
+    env = {**PRODUCTION_ENV, "DATABASE_URL": "Removed stale pid file.\npostgres://a:b@h/d"}
+    result = manage("check", env=env)
+    assert result.returncode != 0
+    assert "DATABASE_URL must start with postgres://" in result.stderr
+    assert "a:b@h" not in result.stderr, "the password must not be printed"
+
+
 @pytest.mark.django_db
 def test_no_model_change_lacks_a_migration() -> None:
     from django.core.management import call_command
