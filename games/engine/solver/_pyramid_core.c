@@ -1,0 +1,774 @@
+/* The Pyramid search of pyramid_search.py, compiled: the same positions, in the same order,
+ * with the same reductions, so it returns the same verdict, the same line and the same
+ * count of positions (tests/engine/test_solver_core.py holds it to that). Only the
+ * variants without `reshuffle` come here; pyramid_search.py documents the method, and
+ * names below follow it (live, p, used, flag, moment, the failure table).
+ *
+ * Python passes one position (see PyramidSearch._compiled_args) and gets back
+ * (status, positions examined, line): status 1 won, 0 lost, -1 out of nodes or time; the
+ * line last action first, each action an int: -1 draw, -2 redeal, a for the King of id a,
+ * a | (b + 1) << 6 for the pair of ids a and b.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TARGET 13
+#define KING 13
+#define MAX_IDS 64
+#define MAX_SLOTS 28
+#define MAX_CLASS 8
+#define CLASSES 7
+#define CHECK_EVERY 4096
+#define UNLIMITED_STAND_IN 60
+#define NONE (-1)
+
+typedef uint64_t u64;
+
+#define MAX_STAGES 4
+
+/* pyramid_search.RELAX_STAGES: after `after` positions, try the smaller games keeping each
+ * of `sizes` classes, `each` positions apiece. */
+typedef struct {
+    long long after, each;
+    int sizes[CLASSES], nsizes;
+} Stage;
+
+typedef struct {
+    int n;
+    int values[MAX_IDS]; /* 0: no card in that place */
+    int size, nreserve, seq_len;
+    int start_p, start_used;
+    int redeals; /* NONE: unlimited */
+    int pass_removed, clear_the_board, waste_usable, overlap;
+    int covered_by[MAX_SLOTS][2], covers[MAX_SLOTS][2]; /* NONE-padded */
+    long long node_limit; /* NONE: no limit */
+    double deadline;      /* < 0: none */
+    int relax;
+    Stage stages[MAX_STAGES];
+    int nstages;
+} Input;
+
+typedef struct {
+    u64 *keys;
+    int32_t *moments;
+    size_t cap, count;
+} FailTable;
+
+typedef struct {
+    int *items;
+    size_t len, cap;
+} Line;
+
+typedef struct {
+    const Input *in;
+    int size, base, seq_len, span;
+    u64 live0, tableau_mask, reserve_mask, sequence_mask, required;
+    u64 below[MAX_SLOTS];
+    int max_redeals, start_flag;
+    int class_of[MAX_IDS];
+    u64 class_mask[CLASSES], low_mask[CLASSES];
+    int class_ids[CLASSES][MAX_CLASS], class_n[CLASSES];
+    int8_t *class_table[CLASSES];
+    FailTable failed;
+    long long nodes, budget;
+    int memory_error;
+    Line line;
+} Search;
+
+static int run_search(const Input *in, long long *nodes_out, Line *line_out, int *memory_error);
+
+/* -- small helpers ------------------------------------------------------------------ */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int has(u64 mask, int i) { return (int)((mask >> i) & 1u); }
+
+static int line_push(Search *s, int item) {
+    Line *l = &s->line;
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 256;
+        int *items = realloc(l->items, cap * sizeof(int));
+        if (!items) {
+            s->memory_error = 1;
+            return 0;
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->len++] = item;
+    return 1;
+}
+
+static int pair_code(int a, int b) { return b < 0 ? a : (a | (b + 1) << 6); }
+
+/* -- the failure table: live cards -> earliest moment known to fail -------------------- */
+
+static size_t slot_of(u64 key, size_t cap) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53ULL;
+    key ^= key >> 33;
+    return (size_t)key & (cap - 1);
+}
+
+static int32_t table_get(const FailTable *t, u64 key) {
+    if (!t->cap) return NONE;
+    for (size_t i = slot_of(key, t->cap);; i = (i + 1) & (t->cap - 1)) {
+        if (t->keys[i] == key) return t->moments[i];
+        if (!t->keys[i]) return NONE;
+    }
+}
+
+static int table_grow(FailTable *t) {
+    size_t cap = t->cap ? t->cap * 2 : 1 << 12;
+    u64 *keys = calloc(cap, sizeof(u64));
+    int32_t *moments = malloc(cap * sizeof(int32_t));
+    if (!keys || !moments) {
+        free(keys);
+        free(moments);
+        return 0;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->keys[i]) continue;
+        size_t j = slot_of(t->keys[i], cap);
+        while (keys[j]) j = (j + 1) & (cap - 1);
+        keys[j] = t->keys[i];
+        moments[j] = t->moments[i];
+    }
+    free(t->keys);
+    free(t->moments);
+    t->keys = keys;
+    t->moments = moments;
+    t->cap = cap;
+    return 1;
+}
+
+/* Keys are never 0: no card in play is a won position, never recorded. */
+static void record_failure(Search *s, u64 key, int known, int start) {
+    FailTable *t = &s->failed;
+    int32_t moment = (int32_t)(known < 0 || start < known ? start : known);
+    if ((t->count + 1) * 2 > t->cap && !table_grow(t)) {
+        s->memory_error = 1;
+        return;
+    }
+    size_t i = slot_of(key, t->cap);
+    while (t->keys[i] && t->keys[i] != key) i = (i + 1) & (t->cap - 1);
+    if (!t->keys[i]) {
+        t->keys[i] = key;
+        t->count++;
+    }
+    t->moments[i] = moment;
+}
+
+/* -- hopeless proofs (pyramid_search.py: meets, class_feasible, _has_matching) ------------ */
+
+static int covered_directly(const Input *in, int slot, int by) {
+    return in->covered_by[slot][0] == by || in->covered_by[slot][1] == by;
+}
+
+static int meets(const Search *s, int a, int b, u64 waste) {
+    const Input *in = s->in;
+    if (a < s->size && b < s->size) {
+        if (has(s->below[a], b)) return in->overlap && covered_directly(in, a, b);
+        if (has(s->below[b], a)) return in->overlap && covered_directly(in, b, a);
+        return 1;
+    }
+    if (has(waste, a) || has(waste, b)) return !(has(waste, a) && has(waste, b)) && in->waste_usable;
+    return in->waste_usable || a < s->base || b < s->base;
+}
+
+static int crosses(int a, int b, const int *chosen, int nchosen) {
+    for (int i = 0; i < nchosen; i++) {
+        int c = chosen[2 * i], d = chosen[2 * i + 1];
+        if ((c < a && a < d && d < b) || (a < c && c < b && b < d)) return 1;
+    }
+    return 0;
+}
+
+static int has_matching(const Search *s, const int *nodes, int count, u64 waste, u64 nested, int *chosen,
+                        int nchosen) {
+    if (!count) return 1;
+    int first = nodes[0];
+    const int *values = s->in->values;
+    int others[MAX_CLASS];
+    for (int j = 1; j < count; j++) {
+        int partner = nodes[j];
+        if (values[partner] + values[first] != TARGET || !meets(s, first, partner, waste)) continue;
+        int inner = has(nested, first) && has(nested, partner);
+        if (inner && crosses(first, partner, chosen, nchosen)) continue;
+        int k = 0;
+        for (int m = 1; m < count; m++)
+            if (m != j) others[k++] = nodes[m];
+        int added = nchosen;
+        if (inner) {
+            chosen[2 * nchosen] = first;
+            chosen[2 * nchosen + 1] = partner;
+            added++;
+        }
+        if (has_matching(s, others, k, waste, nested, chosen, added)) return 1;
+    }
+    return !has(s->required, first) && has_matching(s, nodes + 1, count - 1, waste, nested, chosen, nchosen);
+}
+
+/* Whether class c's cards in play can still all be matched; `last`: in the last pass, with
+ * the waste the sequence before moment p. */
+static int class_feasible(Search *s, int c, u64 live, int last, int p) {
+    int k = s->class_n[c];
+    u64 waste = last ? (((u64)1 << p) - 1) << s->base : 0;
+    int here = 0, in_waste = 0;
+    for (int i = 0; i < k; i++) {
+        int id = s->class_ids[c][i];
+        if (has(live, id)) {
+            here |= 1 << i;
+            if (has(waste, id)) in_waste |= 1 << i;
+        }
+    }
+    size_t index = (size_t)here | (size_t)in_waste << k | (size_t)last << (2 * k);
+    if (!s->class_table[c]) {
+        s->class_table[c] = malloc((size_t)1 << (2 * k + 1));
+        if (!s->class_table[c]) {
+            s->memory_error = 1;
+            return 1;
+        }
+        memset(s->class_table[c], -1, (size_t)1 << (2 * k + 1));
+    }
+    int8_t known = s->class_table[c][index];
+    if (known < 0) {
+        int nodes[MAX_CLASS], count = 0, chosen[2 * MAX_CLASS];
+        u64 here_waste = 0;
+        for (int i = 0; i < k; i++) {
+            if (here >> i & 1) {
+                nodes[count++] = s->class_ids[c][i];
+                if (in_waste >> i & 1) here_waste |= (u64)1 << s->class_ids[c][i];
+            }
+        }
+        known = (int8_t)has_matching(s, nodes, count, here_waste, last ? s->sequence_mask : 0, chosen, 0);
+        s->class_table[c][index] = known;
+    }
+    return known;
+}
+
+static int hopeless(Search *s, int last, int p) {
+    for (int c = 1; c < CLASSES; c++)
+        if (s->class_n[c] && !class_feasible(s, c, s->live0, last, p)) return 1;
+    return 0;
+}
+
+/* -- the search ------------------------------------------------------------------------ */
+
+static int won(const Search *s, u64 live) {
+    return !(s->in->clear_the_board ? live & s->tableau_mask : live);
+}
+
+/* 1 to go on, 0 when out of nodes or time (the search then unwinds with -1). */
+static int tick(Search *s) {
+    s->nodes++;
+    if (s->nodes == s->budget) return 0;
+    if (!(s->nodes & (CHECK_EVERY - 1)) && s->in->deadline >= 0 && now() > s->in->deadline) return 0;
+    return 1;
+}
+
+static int whole_class(const Search *s, int c, u64 live, u64 available) {
+    u64 here = live & s->class_mask[c];
+    return !(here & ~available) && __builtin_popcountll(here & s->low_mask[c]) * 2 == __builtin_popcountll(here);
+}
+
+static int search(Search *s, u64 live, int p, int used, int flag);
+
+/* Remove the King a (b = NONE) or the pair a, b at moment p: 1 won, 0 lost, -1 aborted. */
+static int play_removal(Search *s, u64 live, int p, int used, int a, int b, int stock_top) {
+    int last = s->max_redeals != NONE && used == s->max_redeals;
+    live &= ~((u64)1 << a);
+    if (b >= 0) live &= ~((u64)1 << b);
+    if (won(s, live)) return line_push(s, pair_code(a, b)) ? 1 : -1;
+    int c = s->class_of[a];
+    if (c && !class_feasible(s, c, live, last, p)) return 0;
+    if (stock_top >= 0 && (a == stock_top || b == stock_top)) {
+        p++;
+        while (p < s->seq_len && !has(live, s->base + p)) p++;
+    }
+    int result = search(s, live, p, used, 1);
+    if (result == 1 && !line_push(s, pair_code(a, b))) return -1;
+    return result;
+}
+
+static int push_draws(Search *s, int draws) {
+    for (int i = 0; i < draws; i++)
+        if (!line_push(s, -1)) return -1;
+    return 1;
+}
+
+static int search(Search *s, u64 live, int p, int used, int flag) {
+    const Input *in = s->in;
+    const int *values = in->values;
+    int size = s->size, base = s->base, length = s->seq_len;
+    int unlimited = s->max_redeals == NONE;
+    int moment = unlimited ? (flag ? 0 : s->span) : (used - in->start_used) * s->span;
+    int last = !unlimited && used == s->max_redeals;
+    u64 key = live;
+    int known = table_get(&s->failed, key);
+    int start = moment + p;
+    if (known >= 0 && known <= start) return 0;
+    if (!tick(s)) return -1;
+    if (s->memory_error) return -1;
+
+    int stock_top = p < length ? base + p : NONE;
+    int q = p - 1;
+    while (q >= 0 && !has(live, base + q)) q--;
+    int waste_top = q >= 0 ? base + q : NONE;
+
+    u64 tableau = live & s->tableau_mask;
+    int exposed[MAX_SLOTS], nexposed = 0;
+    u64 exposed_mask = 0;
+    for (int k = size - 1; k >= 0; k--) {
+        if (!has(tableau, k)) continue;
+        int c0 = in->covered_by[k][0], c1 = in->covered_by[k][1];
+        if ((c0 >= 0 && has(tableau, c0)) || (c1 >= 0 && has(tableau, c1))) continue;
+        exposed[nexposed++] = k;
+        exposed_mask |= (u64)1 << k;
+    }
+    int overlaps[2 * MAX_SLOTS], noverlaps = 0;
+    if (in->overlap) {
+        for (int e = 0; e < nexposed; e++) {
+            int top = exposed[e];
+            for (int m = 0; m < 2; m++) {
+                int under = in->covers[top][m];
+                if (under < 0 || !has(tableau, under) || values[under] + values[top] != TARGET) continue;
+                int other = in->covered_by[under][0] == top ? in->covered_by[under][1] : in->covered_by[under][0];
+                if (other >= 0 && has(tableau, other)) continue;
+                overlaps[2 * noverlaps] = under;
+                overlaps[2 * noverlaps + 1] = top;
+                noverlaps++;
+            }
+        }
+    }
+    u64 reserve_live = live & s->reserve_mask;
+    u64 fixed = exposed_mask | reserve_live;
+
+    int avail[MAX_SLOTS + 16], navail = 0;
+    for (int e = 0; e < nexposed; e++) avail[navail++] = exposed[e];
+    for (int i = size; i < base; i++)
+        if (has(reserve_live, i)) avail[navail++] = i;
+    u64 available = fixed;
+    if (stock_top >= 0) {
+        avail[navail++] = stock_top;
+        available |= (u64)1 << stock_top;
+    }
+    if (waste_top >= 0 && in->waste_usable) {
+        avail[navail++] = waste_top;
+        available |= (u64)1 << waste_top;
+    }
+    int kings[MAX_SLOTS + 16], nkings = 0;
+    int pairs[2 * 128], npairs = 0;
+    for (int i = 0; i < navail; i++) {
+        int a = avail[i];
+        if (values[a] == KING) {
+            kings[nkings++] = a;
+            continue;
+        }
+        for (int j = 0; j < i; j++) {
+            int b = avail[j];
+            if (values[b] + values[a] == TARGET) {
+                pairs[2 * npairs] = b;
+                pairs[2 * npairs + 1] = a;
+                npairs++;
+            }
+        }
+    }
+    int result;
+    if (nkings || npairs) {
+        int fa = NONE, fb = NONE;
+        if (nkings) {
+            fa = kings[0];
+        } else {
+            for (int i = 0; i < npairs; i++) {
+                if (whole_class(s, s->class_of[pairs[2 * i]], live, available)) {
+                    fa = pairs[2 * i];
+                    fb = pairs[2 * i + 1];
+                    break;
+                }
+            }
+        }
+        if (fa != NONE) {
+            result = play_removal(s, live, p, used, fa, fb, stock_top);
+            if (result) return result;
+            record_failure(s, key, known, start);
+            return 0;
+        }
+    }
+    /* Stock and waste cards first, reserve cards last (a stable sort, as Python's). */
+    int weights[128];
+    for (int i = 0; i < npairs; i++) {
+        weights[i] = 0;
+        for (int m = 0; m < 2; m++) {
+            int id = pairs[2 * i + m];
+            weights[i] += id >= base ? 2 : id >= size ? 3 : 0;
+        }
+    }
+    for (int i = 1; i < npairs; i++) {
+        int w = weights[i], a = pairs[2 * i], b = pairs[2 * i + 1], j = i - 1;
+        while (j >= 0 && weights[j] > w) {
+            weights[j + 1] = weights[j];
+            pairs[2 * (j + 1)] = pairs[2 * j];
+            pairs[2 * (j + 1) + 1] = pairs[2 * j + 1];
+            j--;
+        }
+        weights[j + 1] = w;
+        pairs[2 * (j + 1)] = a;
+        pairs[2 * (j + 1) + 1] = b;
+    }
+    for (int i = 0; i < nkings; i++)
+        if ((result = play_removal(s, live, p, used, kings[i], NONE, stock_top))) return result;
+    for (int i = 0; i < npairs; i++)
+        if ((result = play_removal(s, live, p, used, pairs[2 * i], pairs[2 * i + 1], stock_top)))
+            return result;
+    for (int i = 0; i < noverlaps; i++)
+        if ((result = play_removal(s, live, p, used, overlaps[2 * i], overlaps[2 * i + 1], stock_top)))
+            return result;
+
+    /* The later moments of this pass: only moves with the new stock top are new. */
+    int draws = 0;
+    int stop = known > start ? known : NONE;
+    while (stock_top >= 0) {
+        if (last) {
+            int c = s->class_of[stock_top];
+            if (c && !class_feasible(s, c, live, 1, p + 1)) break;
+        }
+        waste_top = stock_top;
+        p++;
+        while (p < length && !has(live, base + p)) p++;
+        draws++;
+        if (p == length) {
+            stock_top = NONE;
+            break;
+        }
+        if (stop >= 0 && stop <= moment + p) break;
+        if (!tick(s)) return -1;
+        stock_top = base + p;
+        int v = values[stock_top];
+        if (v == KING) {
+            result = play_removal(s, live, p, used, stock_top, NONE, stock_top);
+            if (result == 1) return push_draws(s, draws);
+            if (result < 0) return -1;
+            record_failure(s, key, known, start);
+            return 0;
+        }
+        int w = TARGET - v, partners[MAX_SLOTS + 16], npartners = 0;
+        for (int e = 0; e < nexposed; e++)
+            if (values[exposed[e]] == w) partners[npartners++] = exposed[e];
+        for (int i = size; i < base; i++)
+            if (has(reserve_live, i) && values[i] == w) partners[npartners++] = i;
+        if (in->waste_usable && values[waste_top] == w) partners[npartners++] = waste_top;
+        if (!npartners) continue;
+        u64 here = fixed | (u64)1 << stock_top | (in->waste_usable ? (u64)1 << waste_top : 0);
+        int all_here = whole_class(s, s->class_of[stock_top], live, here);
+        for (int i = 0; i < npartners; i++) {
+            result = play_removal(s, live, p, used, partners[i], stock_top, stock_top);
+            if (result == 1) return push_draws(s, draws);
+            if (result < 0) return -1;
+            if (all_here) {
+                record_failure(s, key, known, start);
+                return 0;
+            }
+        }
+    }
+
+    if (stock_top < 0 && waste_top >= 0 && (unlimited ? flag : used < s->max_redeals && flag)) {
+        int first = 0;
+        while (!has(live, base + first)) first++;
+        result = search(s, live, first, used + 1, 0);
+        if (result < 0) return -1;
+        if (result == 1) {
+            if (!line_push(s, -2)) return -1;
+            return push_draws(s, draws);
+        }
+    }
+    record_failure(s, key, known, start);
+    return 0;
+}
+
+/* -- smaller games (pyramid_search.py: relaxations, reduced) ---------------------------- */
+
+static int class_of_value(int v) { return v && v != KING ? (v < TARGET - v ? v : TARGET - v) : 0; }
+
+static void reduce(const Input *in, int chosen_mask, long long nodes, Input *out) {
+    *out = *in;
+    int kept = 0, n = in->size + in->nreserve, waste = 0;
+    for (int i = 0; i < n; i++) {
+        int c = class_of_value(in->values[i]);
+        out->values[i] = c && chosen_mask >> c & 1 ? in->values[i] : 0;
+    }
+    for (int i = 0; i < in->seq_len; i++) {
+        int v = in->values[n + i];
+        int c = class_of_value(v);
+        if (!(c && chosen_mask >> c & 1)) continue;
+        out->values[n + kept++] = v;
+        if (i < in->start_p) waste++;
+    }
+    for (int i = n + kept; i < MAX_IDS; i++) out->values[i] = 0;
+    out->n = n + kept;
+    out->seq_len = kept;
+    out->start_p = waste;
+    if (in->redeals == NONE) out->redeals = in->start_used + UNLIMITED_STAND_IN;
+    out->node_limit = nodes;
+    out->relax = 0;
+}
+
+/* (positions spent, proven lost) over the smaller games keeping `size` classes; -1 when
+ * out of time. */
+static int relaxations(Search *s, int size, long long each, long long *spent) {
+    int classes[CLASSES], nclasses = 0;
+    for (int c = 1; c < CLASSES; c++)
+        if (s->class_n[c]) classes[nclasses++] = c;
+    if (size > nclasses) return 0;
+    int index[CLASSES];
+    for (int i = 0; i < size; i++) index[i] = i;
+    Input reduced;
+    for (;;) {
+        int mask = 0;
+        for (int i = 0; i < size; i++) mask |= 1 << classes[index[i]];
+        reduce(s->in, mask, each, &reduced);
+        long long nodes = 0;
+        int result = run_search(&reduced, &nodes, NULL, &s->memory_error);
+        if (s->memory_error) return -1;
+        if (result < 0) {
+            if (s->in->deadline >= 0 && now() > s->in->deadline) return -1;
+            result = 1;
+        }
+        *spent += nodes;
+        if (!result) return 1;
+        /* The next combination, in itertools.combinations' order. */
+        int i = size - 1;
+        while (i >= 0 && index[i] == i + nclasses - size) i--;
+        if (i < 0) return 0;
+        index[i]++;
+        for (int j = i + 1; j < size; j++) index[j] = index[j - 1] + 1;
+    }
+}
+
+/* -- one search from one position --------------------------------------------------------- */
+
+static void setup(Search *s, const Input *in) {
+    memset(s, 0, sizeof *s);
+    s->in = in;
+    s->size = in->size;
+    s->base = in->size + in->nreserve;
+    s->seq_len = in->seq_len;
+    s->span = in->seq_len + 1;
+    for (int i = 0; i < in->n; i++)
+        if (in->values[i]) s->live0 |= (u64)1 << i;
+    s->tableau_mask = ((u64)1 << in->size) - 1;
+    s->reserve_mask = (((u64)1 << s->base) - 1) & ~s->tableau_mask;
+    s->sequence_mask = (in->n == 64 ? ~(u64)0 : ((u64)1 << in->n) - 1) & ~(((u64)1 << s->base) - 1);
+    for (int k = in->size - 1; k >= 0; k--) {
+        for (int m = 0; m < 2; m++) {
+            int j = in->covered_by[k][m];
+            if (j >= 0 && has(s->live0, j)) s->below[k] |= (u64)1 << j | s->below[j];
+        }
+    }
+    s->max_redeals = in->redeals;
+    if (in->redeals != NONE && in->redeals - in->start_used > in->n) s->max_redeals = NONE;
+    s->start_flag = in->pass_removed || (in->redeals != NONE && in->start_p > 0);
+    for (int i = 0; i < in->n; i++) {
+        int c = class_of_value(in->values[i]);
+        s->class_of[i] = c;
+        if (!c) continue;
+        s->class_ids[c][s->class_n[c]++] = i;
+        s->class_mask[c] |= (u64)1 << i;
+        if (in->values[i] == c) s->low_mask[c] |= (u64)1 << i;
+    }
+    s->required = in->clear_the_board ? s->tableau_mask : (in->n == 64 ? ~(u64)0 : ((u64)1 << in->n) - 1);
+    s->budget = in->node_limit;
+}
+
+static void teardown(Search *s) {
+    free(s->failed.keys);
+    free(s->failed.moments);
+    for (int c = 0; c < CLASSES; c++) free(s->class_table[c]);
+}
+
+/* PyramidSearch.run: 1 won, 0 lost, -1 out of nodes or time (or memory). */
+static int run_search(const Input *in, long long *nodes_out, Line *line_out, int *memory_error) {
+    Search s;
+    setup(&s, in);
+    int result;
+    long long relaxed = 0;
+    if (won(&s, s.live0)) {
+        result = 1;
+        goto done;
+    }
+    int last = s.max_redeals != NONE && in->start_used == s.max_redeals;
+    if (hopeless(&s, last, in->start_p)) {
+        s.nodes = 1;
+        result = 0;
+        goto done;
+    }
+    int p = in->start_p;
+    while (p < s.seq_len && !has(s.live0, s.base + p)) p++;
+    for (int stage = 0; in->relax && stage < in->nstages; stage++) {
+        const Stage *st = &in->stages[stage];
+        long long after = st->after;
+        if (in->node_limit != NONE && in->node_limit <= after + relaxed) break;
+        s.budget = after;
+        result = search(&s, s.live0, p, in->start_used, s.start_flag);
+        if (result >= 0 || s.memory_error) goto done;
+        if (s.nodes < after) goto done; /* out of time */
+        int proven = 0;
+        for (int i = 0; i < st->nsizes && !proven; i++) {
+            proven = relaxations(&s, st->sizes[i], st->each, &relaxed);
+            if (proven < 0) {
+                result = -1;
+                goto done;
+            }
+        }
+        if (proven) {
+            result = 0;
+            goto done;
+        }
+    }
+    if (in->node_limit != NONE) {
+        if (in->node_limit - relaxed <= s.nodes) {
+            result = -1;
+            goto done;
+        }
+        s.budget = in->node_limit - relaxed;
+    } else {
+        s.budget = NONE;
+    }
+    result = search(&s, s.live0, p, in->start_used, s.start_flag);
+done:
+    if (s.memory_error) {
+        *memory_error = 1;
+        result = -1;
+    }
+    *nodes_out = s.nodes + relaxed;
+    if (line_out) {
+        *line_out = s.line;
+    } else {
+        free(s.line.items);
+    }
+    teardown(&s);
+    return result;
+}
+
+/* -- the Python side ------------------------------------------------------------------------ */
+
+static int read_slots(PyObject *bytes, int size, int out[MAX_SLOTS][2], const char *what) {
+    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) != 2 * size) {
+        PyErr_Format(PyExc_ValueError, "%s: %d slots of 2 bytes expected", what, size);
+        return 0;
+    }
+    const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(bytes);
+    for (int k = 0; k < size; k++)
+        for (int m = 0; m < 2; m++) out[k][m] = raw[2 * k + m] == 255 ? NONE : raw[2 * k + m];
+    return 1;
+}
+
+/* Reads ((after, (size, ...), each), ...) into in->stages. */
+static int read_stages(PyObject *spec, Input *in) {
+    PyObject *seq = PySequence_Fast(spec, "stages: a sequence expected");
+    if (!seq) return 0;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    int ok = count <= MAX_STAGES;
+    for (Py_ssize_t i = 0; ok && i < count; i++) {
+        PyObject *sizes;
+        Stage *stage = &in->stages[i];
+        ok = PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "LOL", &stage->after, &sizes, &stage->each);
+        PyObject *items = ok ? PySequence_Fast(sizes, "sizes: a sequence expected") : NULL;
+        ok = items && PySequence_Fast_GET_SIZE(items) <= CLASSES;
+        for (Py_ssize_t j = 0; ok && j < PySequence_Fast_GET_SIZE(items); j++) {
+            stage->sizes[j] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, j));
+            ok = !PyErr_Occurred() && stage->sizes[j] > 0 && stage->sizes[j] < CLASSES;
+        }
+        if (ok) stage->nsizes = (int)PySequence_Fast_GET_SIZE(items);
+        Py_XDECREF(items);
+    }
+    Py_DECREF(seq);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "stages: at most 4 of (after, sizes 1-6, each)");
+        return 0;
+    }
+    in->nstages = (int)count;
+    return 1;
+}
+
+static PyObject *py_run(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *values, *covered_by, *covers, *stage_spec;
+    Input in;
+    memset(&in, 0, sizeof in);
+    if (!PyArg_ParseTuple(args, "O!iiiiiipppOOLdpO", &PyBytes_Type, &values, &in.size, &in.nreserve, &in.start_p,
+                          &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board, &in.waste_usable,
+                          &in.overlap, &covered_by, &covers, &in.node_limit, &in.deadline, &in.relax, &stage_spec))
+        return NULL;
+    if (!read_stages(stage_spec, &in)) return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(values);
+    if (n > MAX_IDS || in.size < 0 || in.size > MAX_SLOTS || in.nreserve < 0 || in.size + in.nreserve > n ||
+        in.start_p < 0 || in.start_p > n - in.size - in.nreserve) {
+        PyErr_SetString(PyExc_ValueError, "position out of range");
+        return NULL;
+    }
+    in.n = (int)n;
+    in.seq_len = in.n - in.size - in.nreserve;
+    const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(values);
+    for (int i = 0; i < in.n; i++) {
+        if (raw[i] > KING) {
+            PyErr_SetString(PyExc_ValueError, "card values are 0 (no card) to 13");
+            return NULL;
+        }
+        in.values[i] = raw[i];
+    }
+    if (!read_slots(covered_by, in.size, in.covered_by, "covered_by") || !read_slots(covers, in.size, in.covers, "covers"))
+        return NULL;
+
+    long long nodes = 0;
+    Line line = {0};
+    int memory_error = 0, result;
+    Py_BEGIN_ALLOW_THREADS
+    result = run_search(&in, &nodes, &line, &memory_error);
+    Py_END_ALLOW_THREADS
+    if (memory_error) {
+        free(line.items);
+        return PyErr_NoMemory();
+    }
+    PyObject *items = PyList_New((Py_ssize_t)(result == 1 ? line.len : 0));
+    if (!items) {
+        free(line.items);
+        return NULL;
+    }
+    for (size_t i = 0; result == 1 && i < line.len; i++) {
+        PyObject *item = PyLong_FromLong(line.items[i]);
+        if (!item) {
+            Py_DECREF(items);
+            free(line.items);
+            return NULL;
+        }
+        PyList_SET_ITEM(items, (Py_ssize_t)i, item);
+    }
+    free(line.items);
+    return Py_BuildValue("iLN", result, nodes, items);
+}
+
+static PyMethodDef methods[] = {
+    {"run", py_run, METH_VARARGS, "run(position...) -> (status, positions, line): see the module source."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_pyramid_core",
+    .m_doc = "The compiled Pyramid search (see pyramid_search.py).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__pyramid_core(void) { return PyModule_Create(&module); }

@@ -1,0 +1,122 @@
+"""The compiled Pyramid search (``_pyramid_core.c``) is the Python search, only faster.
+
+Both run the same positions in the same order with the same reductions, so for any
+position they must give the same verdict, the same winning line and the same count of
+positions examined, also when a node budget stops them (the daily deal depends on that
+count). The Python search stays the reference: it is what the rules-level tests in
+test_solver.py were first written against, and it serves ``reshuffle``, whose redeals
+follow the engine's seeded shuffle.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from typing import Any
+
+import pytest
+
+from games.engine import get_engine
+from games.engine.solver import _pyramid_core, pyramid_search
+from games.engine.solver.pyramid_search import PyramidSearch, SearchAborted
+from tests.engine.test_solver import gapped_position, pyramid_positions
+
+PYRAMID = get_engine("pyramid")
+
+Result = tuple[bool | None, int, tuple[str, ...]]
+
+
+def both(state: Any, node_limit: int | None = None, relax: bool = True) -> tuple[Result, Result]:
+    results = []
+    for compiled in (False, True):
+        search = PyramidSearch(state, node_limit=node_limit, relax=relax, compiled=compiled)
+        try:
+            won: bool | None = search.run()
+        except SearchAborted:
+            won = None
+        results.append((won, search.nodes, tuple(search.line)))
+    return results[0], results[1]
+
+
+CONFIGS: list[dict[str, Any]] = [
+    {},
+    {"redeals": 0},
+    {"redeals": None},
+    {"redeals": 1, "clear_the_board": True},
+    {"clear_the_board": True, "redeals": None, "overlap_pairs": True},
+    {"overlap_pairs": True, "redeals": 0},
+    {"rows": 6, "reserve": True},
+    {"rows": 6, "reserve": True, "redeals": None, "clear_the_board": True},
+    {"waste_off_limits": True, "redeals": 3},
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_whole_deals_agree_to_the_position(config: dict[str, Any]) -> None:
+    """Deals solved whole or stopped by the node budget, with and without the
+    smaller-game proofs (which start after 20,000 positions)."""
+    decided = 0
+    for seed in range(12):
+        state = PYRAMID.initial_state(config, seed)
+        python, compiled = both(state, node_limit=25_000)
+        assert python == compiled, (config, seed)
+        decided += python[0] is not None
+        python, compiled = both(state, node_limit=3_000, relax=False)
+        assert python == compiled, (config, seed, "without the smaller games")
+    assert decided >= 3
+
+
+def test_the_smaller_game_proofs_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the proofs tried almost at once, so that many deals are settled by them."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2, 3), 2_000), (100, (4,), 3_000)))
+    proven_by_them = 0
+    for seed in range(25):
+        state = PYRAMID.initial_state({"redeals": seed % 3}, seed)
+        python, compiled = both(state, node_limit=40_000)
+        assert python == compiled, seed
+        plain = PyramidSearch(state, node_limit=40_000, relax=False, compiled=True)
+        with contextlib.suppress(SearchAborted):
+            plain.run()
+        proven_by_them += python[0] is False and python[1] < plain.nodes
+    assert proven_by_them >= 3
+
+
+def test_positions_from_play_and_hand_built_ones_agree() -> None:
+    """Positions in the middle of a game (every variant but reshuffle, which stays in
+    Python), and positions with gaps in the tableau that no deal reaches."""
+    played = pyramid_positions(60, seed=11, small=20)
+    positions = [state for config, state in played if not config["reshuffle"]]
+    rnd = random.Random(3)
+    positions += [s for s in (gapped_position(rnd) for _ in range(200)) if not s.config.reshuffle]
+    assert len(positions) > 150
+    for state in positions:
+        python, compiled = both(state, node_limit=20_000)
+        assert python == compiled, state
+
+
+def test_a_deadline_stops_the_compiled_search() -> None:
+    state = PYRAMID.initial_state({"rows": 6, "reserve": True}, 4)
+    search = PyramidSearch(state, deadline=time.monotonic() - 1)
+    with pytest.raises(SearchAborted):
+        search.run()
+    assert 0 < search.nodes <= 4_096 * 8
+
+
+def test_reshuffle_runs_in_python() -> None:
+    assert not PyramidSearch(PYRAMID.initial_state({"reshuffle": True}, 1)).compiled
+    assert PyramidSearch(PYRAMID.initial_state(None, 1)).compiled
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((bytes(70),), "position out of range"),
+        ((bytes([14] * 52),), "card values"),
+    ],
+)
+def test_the_core_rejects_malformed_positions(args: tuple[bytes], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _pyramid_core.run(
+            *args, 28, 0, 0, 0, 2, False, False, True, False, bytes(56), bytes(56), -1, -1.0, True, ()
+        )
