@@ -1,6 +1,6 @@
-"""The one compiled part: the Pyramid solver's search (everything else is in pyproject.toml).
+"""The compiled parts: the solvers' searches (everything else is in pyproject.toml).
 
-``pip install -e .`` (run by ``make``) builds it with the machine's C compiler.
+``pip install -e .`` (run by ``make``) builds them with the machine's C compiler.
 """
 
 from setuptools import Extension, setup
@@ -8,9 +8,10 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "games.engine.solver._pyramid_core",
-            sources=["games/engine/solver/_pyramid_core.c"],
+            f"games.engine.solver._{game}_core",
+            sources=[f"games/engine/solver/_{game}_core.c"],
             extra_compile_args=["-std=c11", "-Wall", "-Wextra"],
         )
+        for game in ("pyramid", "tripeaks")
     ]
 )

@@ -1,4 +1,5 @@
-"""The compiled Pyramid search (``_pyramid_core.c``) is the Python search, only faster.
+"""The compiled searches (``_pyramid_core.c``, ``_tripeaks_core.c``) are the Python ones,
+only faster.
 
 Both run the same positions in the same order with the same reductions, so for any
 position they must give the same verdict, the same winning line and the same count of
@@ -18,9 +19,11 @@ from typing import Any
 import pytest
 
 from games.engine import get_engine
+from games.engine.pyramid import PyramidState
 from games.engine.solver import _pyramid_core, pyramid_search
 from games.engine.solver.pyramid_search import PyramidSearch, SearchAborted
-from tests.engine.test_solver import gapped_position, pyramid_positions
+from games.engine.solver.tripeaks_search import TriPeaksSearch
+from tests.engine.test_solver import gapped_position, pyramid_positions, tripeaks_positions
 
 PYRAMID = get_engine("pyramid")
 
@@ -30,7 +33,11 @@ Result = tuple[bool | None, int, tuple[str, ...]]
 def both(state: Any, node_limit: int | None = None, relax: bool = True) -> tuple[Result, Result]:
     results = []
     for compiled in (False, True):
-        search = PyramidSearch(state, node_limit=node_limit, relax=relax, compiled=compiled)
+        search: PyramidSearch | TriPeaksSearch = (
+            PyramidSearch(state, node_limit=node_limit, relax=relax, compiled=compiled)
+            if isinstance(state, PyramidState)
+            else TriPeaksSearch(state, node_limit=node_limit, compiled=compiled)
+        )
         try:
             won: bool | None = search.run()
         except SearchAborted:
@@ -92,6 +99,21 @@ def test_positions_from_play_and_hand_built_ones_agree() -> None:
     assert len(positions) > 150
     for state in positions:
         python, compiled = both(state, node_limit=20_000)
+        assert python == compiled, state
+
+
+@pytest.mark.parametrize("face_up", [False, True])
+def test_tripeaks_deals_and_positions_agree(face_up: bool) -> None:
+    tripeaks = get_engine("tripeaks")
+    decided = 0
+    for seed in range(150):
+        state = tripeaks.initial_state({"face_up": face_up}, seed)
+        python, compiled = both(state, node_limit=30_000 if seed % 4 else 500)
+        assert python == compiled, seed
+        decided += python[0] is not None
+    assert 100 < decided < 150
+    for state in tripeaks_positions(40, seed=int(face_up)):
+        python, compiled = both(state)
         assert python == compiled, state
 
 

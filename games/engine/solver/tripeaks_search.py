@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from games.engine.cards import RANKS, rank_value
+from games.engine.solver import _tripeaks_core  # type: ignore[attr-defined]
 from games.engine.solver.pyramid_search import CHECK_EVERY, RECURSION_LIMIT, SearchAborted
 from games.engine.tripeaks import COVERED_BY, LAYOUT_SIZE, TriPeaksState
 
@@ -65,8 +66,13 @@ class TriPeaksSearch:
     """One search from one position: ``run()`` gives the verdict and fills ``line``."""
 
     def __init__(
-        self, state: TriPeaksState, node_limit: int | None = None, deadline: float | None = None
+        self,
+        state: TriPeaksState,
+        node_limit: int | None = None,
+        deadline: float | None = None,
+        compiled: bool = True,
     ) -> None:
+        self.compiled = compiled
         self.layout = state.layout
         self.ranks = [rank_value(card) if card else 0 for card in state.layout]
         self.stock = state.stock
@@ -109,12 +115,32 @@ class TriPeaksSearch:
         if self.hopeless():
             self.nodes = 1
             return False
+        if self.compiled:
+            return self._run_compiled()
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             return self._search()(self.live, 0, self.top)
         finally:
             sys.setrecursionlimit(limit)
+
+    def _run_compiled(self) -> bool:
+        """The search in C (``_tripeaks_core.c``): the same positions in the same order, so
+        the same verdict, line and count of positions."""
+        status, self.nodes, line = _tripeaks_core.run(
+            bytes(self.ranks),
+            bytes(b for pair in COVERED_BY for b in (*pair, 255, 255)[:2]),
+            b"".join(mask.to_bytes(4, "little") for mask in self.helpers),
+            bytes(255 if last < 0 else last for last in self.last_helper),
+            bytes(self.stock_ranks),
+            self.top,
+            -1 if self.node_limit is None else self.node_limit,
+            -1.0 if self.deadline is None else self.deadline,
+        )
+        if status < 0:
+            raise SearchAborted
+        self.line.extend("draw" if k < 0 else self.layout[k] or "" for k in line)
+        return status == 1
 
     def _search(self) -> Callable[[int, int, int], bool]:
         failed: set[int] = set()
