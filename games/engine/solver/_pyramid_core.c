@@ -224,22 +224,28 @@ static int has_matching(const Search *s, const int *nodes, int count, u64 waste,
 static int class_feasible(Search *s, int c, u64 live, int last, int p) {
     int k = s->class_n[c];
     u64 waste = last ? (((u64)1 << p) - 1) << s->base : 0;
+    /* Each card of the class is out, in play, or in play in the waste: a base-3 digit. */
     int here = 0, in_waste = 0;
-    for (int i = 0; i < k; i++) {
+    size_t index = 0, cases = 1;
+    for (int i = 0; i < k; i++, cases *= 3) {
         int id = s->class_ids[c][i];
         if (has(live, id)) {
             here |= 1 << i;
-            if (has(waste, id)) in_waste |= 1 << i;
+            index += cases;
+            if (has(waste, id)) {
+                in_waste |= 1 << i;
+                index += cases;
+            }
         }
     }
-    size_t index = (size_t)here | (size_t)in_waste << k | (size_t)last << (2 * k);
+    index += (size_t)last * cases;
     if (!s->class_table[c]) {
-        s->class_table[c] = malloc((size_t)1 << (2 * k + 1));
+        s->class_table[c] = malloc(2 * cases);
         if (!s->class_table[c]) {
             s->memory_error = 1;
             return 1;
         }
-        memset(s->class_table[c], -1, (size_t)1 << (2 * k + 1));
+        memset(s->class_table[c], -1, 2 * cases);
     }
     int8_t known = s->class_table[c][index];
     if (known < 0) {
@@ -405,13 +411,13 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
             return 0;
         }
     }
-    /* Stock and waste cards first, reserve cards last (a stable sort, as Python's). */
+    /* Reserve cards first, then the tableau's, then stock and waste (a stable sort, as Python's). */
     int weights[128];
     for (int i = 0; i < npairs; i++) {
         weights[i] = 0;
         for (int m = 0; m < 2; m++) {
             int id = pairs[2 * i + m];
-            weights[i] += id >= base ? 2 : id >= size ? 3 : 0;
+            weights[i] += id >= base ? 2 : id >= size ? -1 : 0;
         }
     }
     for (int i = 1; i < npairs; i++) {

