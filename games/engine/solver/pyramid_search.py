@@ -58,7 +58,11 @@ from games.engine import rng
 from games.engine.cards import rank_value
 from games.engine.pyramid import GEOMETRY, PyramidState
 from games.engine.solitaire_common import card_order
-from games.engine.solver import _pyramid_core  # type: ignore[attr-defined]
+
+try:
+    from games.engine.solver import _pyramid_core  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler (setup.py): the Python search alone
+    _pyramid_core = None
 
 TARGET = 13
 KING = 13
@@ -144,7 +148,7 @@ class PyramidSearch:
         compiled: bool = True,
     ) -> None:
         config = state.config
-        self.compiled = compiled and not config.reshuffle
+        self.compiled = compiled and not config.reshuffle and _pyramid_core is not None
         geometry = GEOMETRY[config.rows]
         size = geometry.size
         self.state = state

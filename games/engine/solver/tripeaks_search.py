@@ -20,9 +20,13 @@ import time
 from collections.abc import Callable
 
 from games.engine.cards import RANKS, rank_value
-from games.engine.solver import _tripeaks_core  # type: ignore[attr-defined]
 from games.engine.solver.pyramid_search import CHECK_EVERY, RECURSION_LIMIT, SearchAborted
 from games.engine.tripeaks import COVERED_BY, LAYOUT_SIZE, TriPeaksState
+
+try:
+    from games.engine.solver import _tripeaks_core  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler (setup.py): the Python search alone
+    _tripeaks_core = None
 
 RANK_COUNT = len(RANKS)
 RANK_SHIFT = 40
@@ -72,7 +76,7 @@ class TriPeaksSearch:
         deadline: float | None = None,
         compiled: bool = True,
     ) -> None:
-        self.compiled = compiled
+        self.compiled = compiled and _tripeaks_core is not None
         self.layout = state.layout
         self.ranks = [rank_value(card) if card else 0 for card in state.layout]
         self.stock = state.stock
