@@ -4,9 +4,8 @@ only faster.
 Both run the same positions in the same order with the same reductions, so for any
 position they must give the same verdict, the same winning line and the same count of
 positions examined, also when a node budget stops them (the daily deal depends on that
-count). The Python search stays the reference: it is what the rules-level tests in
-test_solver.py were first written against, and it serves ``reshuffle``, whose redeals
-follow the engine's seeded shuffle.
+count). The Python searches stay as the reference, readable next to the rules, and as
+the fallback when the install had no C compiler (setup.py).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import pytest
 
 from games.engine import get_engine
 from games.engine.pyramid import PyramidState
-from games.engine.solver import _pyramid_core, pyramid_search
+from games.engine.solver import _pyramid_core, pyramid_search, solve_state
 from games.engine.solver.pyramid_search import PyramidSearch, SearchAborted
 from games.engine.solver.tripeaks_search import TriPeaksSearch
 from tests.engine.test_solver import gapped_position, pyramid_positions, tripeaks_positions
@@ -90,13 +89,11 @@ def test_the_smaller_game_proofs_agree(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_positions_from_play_and_hand_built_ones_agree() -> None:
-    """Positions in the middle of a game (every variant but reshuffle, which stays in
-    Python), and positions with gaps in the tableau that no deal reaches."""
-    played = pyramid_positions(60, seed=11, small=20)
-    positions = [state for config, state in played if not config["reshuffle"]]
+    """Positions in the middle of a game, and positions with gaps in the tableau that no
+    deal reaches, in every variant."""
+    positions = [state for _, state in pyramid_positions(60, seed=11, small=20)]
     rnd = random.Random(3)
-    positions += [s for s in (gapped_position(rnd) for _ in range(200)) if not s.config.reshuffle]
-    assert len(positions) > 150
+    positions += [gapped_position(rnd) for _ in range(200)]
     for state in positions:
         python, compiled = both(state, node_limit=20_000)
         assert python == compiled, state
@@ -125,11 +122,38 @@ def test_a_deadline_stops_the_compiled_search() -> None:
     assert 0 < search.nodes <= 4_096 * 8
 
 
-def test_the_compiled_searches_are_built_and_used_but_for_reshuffle() -> None:
+def test_the_compiled_searches_are_built_and_used() -> None:
     """setup.py lets the install go on without a C compiler; CI must not."""
     assert PyramidSearch(PYRAMID.initial_state(None, 1)).compiled
+    assert PyramidSearch(PYRAMID.initial_state({"reshuffle": True}, 1)).compiled
     assert TriPeaksSearch(get_engine("tripeaks").initial_state(None, 1)).compiled
-    assert not PyramidSearch(PYRAMID.initial_state({"reshuffle": True}, 1)).compiled
+
+
+RESHUFFLE_CONFIGS: list[dict[str, Any]] = [
+    {"reshuffle": True},
+    {"reshuffle": True, "redeals": None},
+    {"reshuffle": True, "redeals": None, "clear_the_board": True, "overlap_pairs": True},
+    {"reshuffle": True, "redeals": 0},
+    {"reshuffle": True, "rows": 6, "reserve": True, "redeals": 3},
+    {"reshuffle": True, "waste_off_limits": True},
+]
+
+
+@pytest.mark.parametrize("config", RESHUFFLE_CONFIGS, ids=str)
+def test_reshuffled_redeals_agree(config: dict[str, Any]) -> None:
+    """PY-6 reshuffle: each redeal's order comes from the engine's seeded shuffle, given to
+    the compiled search as permutations (pyramid_search.redeal_orders)."""
+    for seed in range(10):
+        python, compiled = both(PYRAMID.initial_state(config, seed), node_limit=20_000)
+        assert python == compiled, (config, seed)
+
+
+def test_reshuffled_positions_in_the_middle_of_a_game_agree() -> None:
+    played = [state for config, state in pyramid_positions(80, seed=12, small=24) if config["reshuffle"]]
+    assert len(played) >= 10
+    for state in played:
+        python, compiled = both(state, node_limit=20_000)
+        assert python == compiled, state
 
 
 def test_without_the_compiled_modules_the_python_searches_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,15 +166,58 @@ def test_without_the_compiled_modules_the_python_searches_answer(monkeypatch: py
     assert solve("tripeaks", None, 0).winnable is not None
 
 
+def core_args(**changes: Any) -> list[Any]:
+    """Arguments of ``_pyramid_core.run`` for the standard deal of seed 1, with ``changes``."""
+    state = PYRAMID.initial_state(None, 1)
+    search = PyramidSearch(state)
+    args = {
+        "values": bytes(search.values),
+        "size": 28,
+        "reserve": 0,
+        "start_p": 0,
+        "used": 0,
+        "redeals": 2,
+        "pass_removed": False,
+        "clear_the_board": False,
+        "waste_usable": True,
+        "overlap": False,
+        "reshuffle": False,
+        "covered_by": bytes(b for pair in state.geometry.covered_by for b in (*pair, 255, 255)[:2]),
+        "covers": bytes(b for pair in state.geometry.covers for b in (*pair, 255, 255)[:2]),
+        "node_limit": -1,
+        "deadline": -1.0,
+        "relax": True,
+        "stages": (),
+        "draws": b"",
+        "redeal_first": 0,
+        "redeal_count": 0,
+    }
+    return list({**args, **changes}.values())
+
+
+def test_the_core_arguments_reach_a_verdict() -> None:
+    status, nodes, line = _pyramid_core.run(*core_args())
+    assert (status == 1) == solve_state("pyramid", PYRAMID.initial_state(None, 1)).winnable
+    assert nodes > 0 and (line or status == 0)
+
+
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("changes", "message"),
     [
-        ((bytes(70),), "position out of range"),
-        ((bytes([14] * 52),), "card values"),
+        ({"values": bytes(70)}, "position out of range"),
+        ({"values": bytes([14] * 52)}, "card values"),
+        ({"covers": bytes(3)}, "covers"),
+        ({"stages": [(1, (9,), 1)]}, "stages"),
+        ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
+        ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],
 )
-def test_the_core_rejects_malformed_positions(args: tuple[bytes], message: str) -> None:
+def test_the_core_rejects_malformed_arguments(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        _pyramid_core.run(
-            *args, 28, 0, 0, 0, 2, False, False, True, False, bytes(56), bytes(56), -1, -1.0, True, ()
-        )
+        _pyramid_core.run(*core_args(**changes))
+
+
+def test_a_redeal_beyond_the_draws_given_is_an_error() -> None:
+    # Seed 1 runs out of its first pass without a win: it needs the first redeal's draws.
+    with pytest.raises(ValueError, match="beyond the draws"):
+        _pyramid_core.run(*core_args(reshuffle=True))

@@ -1,13 +1,15 @@
 /* The Pyramid search of pyramid_search.py, compiled: the same positions, in the same order,
  * with the same reductions, so it returns the same verdict, the same line and the same
- * count of positions (tests/engine/test_solver_core.py holds it to that). Only the
- * variants without `reshuffle` come here; pyramid_search.py documents the method, and
- * names below follow it (live, p, used, flag, moment, the failure table).
+ * count of positions (tests/engine/test_solver_core.py holds it to that).
+ * pyramid_search.py documents the method, and names below follow it (live, p, contexts,
+ * moment, the failure table).
  *
  * Python passes one position (see PyramidSearch._compiled_args) and gets back
  * (status, positions examined, line): status 1 won, 0 lost, -1 out of nodes or time; the
  * line last action first, each action an int: -1 draw, -2 redeal, a for the King of id a,
- * a | (b + 1) << 6 for the pair of ids a and b.
+ * a | (b + 1) << 6 for the pair of ids a and b. With `reshuffle`, Python also passes the
+ * numbers each redeal's rng.shuffled draws, and shuffle() below repeats its Fisher-Yates,
+ * so the search follows the engine's shuffles exactly.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +21,7 @@
 #define TARGET 13
 #define KING 13
 #define MAX_IDS 64
+#define MAX_SEQ 52
 #define MAX_SLOTS 28
 #define MAX_CLASS 8
 #define CLASSES 7
@@ -43,7 +46,11 @@ typedef struct {
     int size, nreserve, seq_len;
     int start_p, start_used;
     int redeals; /* NONE: unlimited */
-    int pass_removed, clear_the_board, waste_usable, overlap;
+    int pass_removed, clear_the_board, waste_usable, overlap, reshuffle;
+    /* With reshuffle: redeal u (redeal_first < u <= redeal_first + redeal_count) draws the numbers
+     * draws[(u - redeal_first - 1) * (seq_len - 1) + i], i < seq_len - 1. */
+    const double *draws;
+    int redeal_first, redeal_count;
     int covered_by[MAX_SLOTS][2], covers[MAX_SLOTS][2]; /* NONE-padded */
     long long node_limit; /* NONE: no limit */
     double deadline;      /* < 0: none */
@@ -53,10 +60,19 @@ typedef struct {
 } Input;
 
 typedef struct {
-    u64 *keys;
+    u64 *keys; /* live cards; 0: an empty slot */
+    uint32_t *tables;
     int32_t *moments;
     size_t cap, count;
 } FailTable;
+
+/* A pass: the redeals used, whether it removed a card yet, and its order of cards (which
+ * changes only with reshuffle). pyramid_search.PyramidSearch.context. */
+typedef struct {
+    int used, flag, moment, last, len;
+    uint32_t table; /* passes whose positions compare share a failure table: 0 but with reshuffle */
+    unsigned char seq[MAX_SEQ];
+} Context;
 
 typedef struct {
     int *items;
@@ -74,8 +90,12 @@ typedef struct {
     int class_ids[CLASSES][MAX_CLASS], class_n[CLASSES];
     int8_t *class_table[CLASSES];
     FailTable failed;
+    Context **contexts;
+    size_t ncontexts, contexts_cap;
+    int32_t *context_slots; /* open addressing over contexts, by content; -1: empty */
+    size_t context_slots_cap;
     long long nodes, budget;
-    int memory_error;
+    int memory_error, input_error;
     Line line;
 } Search;
 
@@ -111,7 +131,8 @@ static int pair_code(int a, int b) { return b < 0 ? a : (a | (b + 1) << 6); }
 
 /* -- the failure table: live cards -> earliest moment known to fail -------------------- */
 
-static size_t slot_of(u64 key, size_t cap) {
+static size_t slot_of(u64 key, uint32_t table, size_t cap) {
+    key ^= (u64)table * 0x9e3779b97f4a7c15ULL;
     key ^= key >> 33;
     key *= 0xff51afd7ed558ccdULL;
     key ^= key >> 33;
@@ -120,10 +141,10 @@ static size_t slot_of(u64 key, size_t cap) {
     return (size_t)key & (cap - 1);
 }
 
-static int32_t table_get(const FailTable *t, u64 key) {
+static int32_t table_get(const FailTable *t, u64 key, uint32_t table) {
     if (!t->cap) return NONE;
-    for (size_t i = slot_of(key, t->cap);; i = (i + 1) & (t->cap - 1)) {
-        if (t->keys[i] == key) return t->moments[i];
+    for (size_t i = slot_of(key, table, t->cap);; i = (i + 1) & (t->cap - 1)) {
+        if (t->keys[i] == key && t->tables[i] == table) return t->moments[i];
         if (!t->keys[i]) return NONE;
     }
 }
@@ -131,42 +152,120 @@ static int32_t table_get(const FailTable *t, u64 key) {
 static int table_grow(FailTable *t) {
     size_t cap = t->cap ? t->cap * 2 : 1 << 12;
     u64 *keys = calloc(cap, sizeof(u64));
+    uint32_t *tables = malloc(cap * sizeof(uint32_t));
     int32_t *moments = malloc(cap * sizeof(int32_t));
-    if (!keys || !moments) {
+    if (!keys || !tables || !moments) {
         free(keys);
+        free(tables);
         free(moments);
         return 0;
     }
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->keys[i]) continue;
-        size_t j = slot_of(t->keys[i], cap);
+        size_t j = slot_of(t->keys[i], t->tables[i], cap);
         while (keys[j]) j = (j + 1) & (cap - 1);
         keys[j] = t->keys[i];
+        tables[j] = t->tables[i];
         moments[j] = t->moments[i];
     }
     free(t->keys);
+    free(t->tables);
     free(t->moments);
     t->keys = keys;
+    t->tables = tables;
     t->moments = moments;
     t->cap = cap;
     return 1;
 }
 
 /* Keys are never 0: no card in play is a won position, never recorded. */
-static void record_failure(Search *s, u64 key, int known, int start) {
+static void record_failure(Search *s, u64 key, uint32_t table, int known, int start) {
     FailTable *t = &s->failed;
     int32_t moment = (int32_t)(known < 0 || start < known ? start : known);
     if ((t->count + 1) * 2 > t->cap && !table_grow(t)) {
         s->memory_error = 1;
         return;
     }
-    size_t i = slot_of(key, t->cap);
-    while (t->keys[i] && t->keys[i] != key) i = (i + 1) & (t->cap - 1);
+    size_t i = slot_of(key, table, t->cap);
+    while (t->keys[i] && !(t->keys[i] == key && t->tables[i] == table)) i = (i + 1) & (t->cap - 1);
     if (!t->keys[i]) {
         t->keys[i] = key;
+        t->tables[i] = table;
         t->count++;
     }
     t->moments[i] = moment;
+}
+
+/* -- contexts ------------------------------------------------------------------------ */
+
+static size_t context_hash(int used, int flag, const unsigned char *seq, int len, size_t cap) {
+    u64 h = (u64)used * 0x100000001b3ULL ^ (u64)flag << 40 ^ (u64)len << 48;
+    for (int i = 0; i < len; i++) h = (h ^ seq[i]) * 0x100000001b3ULL;
+    return slot_of(h | 1, 0, cap);
+}
+
+static int context_slots_grow(Search *s) {
+    size_t cap = s->context_slots_cap ? s->context_slots_cap * 2 : 64;
+    int32_t *slots = malloc(cap * sizeof(int32_t));
+    if (!slots) return 0;
+    memset(slots, -1, cap * sizeof(int32_t));
+    for (size_t i = 0; i < s->ncontexts; i++) {
+        const Context *c = s->contexts[i];
+        size_t j = context_hash(c->used, c->flag, c->seq, c->len, cap);
+        while (slots[j] >= 0) j = (j + 1) & (cap - 1);
+        slots[j] = (int32_t)i;
+    }
+    free(s->context_slots);
+    s->context_slots = slots;
+    s->context_slots_cap = cap;
+    return 1;
+}
+
+/* The index of the context (used, flag, seq), made on first use; -1 out of memory. */
+static int context(Search *s, int used, int flag, const unsigned char *seq, int len) {
+    const Input *in = s->in;
+    int key_used = in->reshuffle || s->max_redeals != NONE ? used : 0;
+    if ((s->ncontexts + 1) * 2 > s->context_slots_cap && !context_slots_grow(s)) goto out_of_memory;
+    size_t j = context_hash(key_used, flag, seq, len, s->context_slots_cap);
+    for (; s->context_slots[j] >= 0; j = (j + 1) & (s->context_slots_cap - 1)) {
+        const Context *c = s->contexts[s->context_slots[j]];
+        if (c->used == key_used && c->flag == flag && c->len == len && !memcmp(c->seq, seq, (size_t)len))
+            return s->context_slots[j];
+    }
+    if (s->ncontexts == s->contexts_cap) {
+        size_t cap = s->contexts_cap ? s->contexts_cap * 2 : 16;
+        Context **contexts = realloc(s->contexts, cap * sizeof(Context *));
+        if (!contexts) goto out_of_memory;
+        s->contexts = contexts;
+        s->contexts_cap = cap;
+    }
+    Context *c = malloc(sizeof(Context));
+    if (!c) goto out_of_memory;
+    int index = (int)s->ncontexts;
+    /* Stored under its key's `used`, as Python's, which counts redeals only when they matter. */
+    c->used = key_used;
+    c->flag = flag;
+    c->len = len;
+    memcpy(c->seq, seq, (size_t)len);
+    if (in->reshuffle) {
+        /* Passes of different card orders are not comparable: each has its own table. */
+        c->moment = 0;
+        c->table = (uint32_t)index + 1;
+    } else if (s->max_redeals == NONE) {
+        /* A pass that removed a card may redeal, so it comes before every pass that did not. */
+        c->moment = flag ? 0 : s->span;
+        c->table = 0;
+    } else {
+        c->moment = (used - in->start_used) * s->span;
+        c->table = 0;
+    }
+    c->last = s->max_redeals != NONE && used == s->max_redeals && !in->reshuffle;
+    s->contexts[s->ncontexts++] = c;
+    s->context_slots[j] = index;
+    return index;
+out_of_memory:
+    s->memory_error = 1;
+    return NONE;
 }
 
 /* -- hopeless proofs (pyramid_search.py: meets, class_feasible, _has_matching) ------------ */
@@ -271,6 +370,18 @@ static int hopeless(Search *s, int last, int p) {
 
 /* -- the search ------------------------------------------------------------------------ */
 
+/* rng.SeededRNG.shuffled, given the numbers its random() returns: Fisher-Yates from the last
+ * place down, j = below(i + 1) = min(int(r * (i + 1)), i). */
+static void shuffle(unsigned char *items, int k, const double *draws) {
+    for (int i = k - 1, step = 0; i > 0; i--, step++) {
+        int j = (int)(draws[step] * (i + 1));
+        if (j > i) j = i;
+        unsigned char swap = items[i];
+        items[i] = items[j];
+        items[j] = swap;
+    }
+}
+
 static int won(const Search *s, u64 live) {
     return !(s->in->clear_the_board ? live & s->tableau_mask : live);
 }
@@ -288,21 +399,23 @@ static int whole_class(const Search *s, int c, u64 live, u64 available) {
     return !(here & ~available) && __builtin_popcountll(here & s->low_mask[c]) * 2 == __builtin_popcountll(here);
 }
 
-static int search(Search *s, u64 live, int p, int used, int flag);
+static int search(Search *s, u64 live, int p, int ctx);
 
 /* Remove the King a (b = NONE) or the pair a, b at moment p: 1 won, 0 lost, -1 aborted. */
-static int play_removal(Search *s, u64 live, int p, int used, int a, int b, int stock_top) {
-    int last = s->max_redeals != NONE && used == s->max_redeals;
+static int play_removal(Search *s, u64 live, int p, int ctx, int a, int b, int stock_top) {
+    const Context *pass = s->contexts[ctx];
     live &= ~((u64)1 << a);
     if (b >= 0) live &= ~((u64)1 << b);
     if (won(s, live)) return line_push(s, pair_code(a, b)) ? 1 : -1;
     int c = s->class_of[a];
-    if (c && !class_feasible(s, c, live, last, p)) return 0;
+    if (c && !class_feasible(s, c, live, pass->last, p)) return 0;
     if (stock_top >= 0 && (a == stock_top || b == stock_top)) {
         p++;
-        while (p < s->seq_len && !has(live, s->base + p)) p++;
+        while (p < pass->len && !has(live, pass->seq[p])) p++;
     }
-    int result = search(s, live, p, used, 1);
+    int next = pass->flag ? ctx : context(s, pass->used, 1, pass->seq, pass->len);
+    if (next < 0) return -1;
+    int result = search(s, live, p, next);
     if (result == 1 && !line_push(s, pair_code(a, b))) return -1;
     return result;
 }
@@ -313,24 +426,26 @@ static int push_draws(Search *s, int draws) {
     return 1;
 }
 
-static int search(Search *s, u64 live, int p, int used, int flag) {
+static int search(Search *s, u64 live, int p, int ctx) {
     const Input *in = s->in;
     const int *values = in->values;
-    int size = s->size, base = s->base, length = s->seq_len;
-    int unlimited = s->max_redeals == NONE;
-    int moment = unlimited ? (flag ? 0 : s->span) : (used - in->start_used) * s->span;
-    int last = !unlimited && used == s->max_redeals;
+    const Context *pass = s->contexts[ctx]; /* contexts never move: each is its own block */
+    const unsigned char *seq = pass->seq;
+    int size = s->size, base = s->base, length = pass->len;
+    int used = pass->used, flag = pass->flag, moment = pass->moment, last = pass->last;
+    int reshuffle = in->reshuffle;
     u64 key = live;
-    int known = table_get(&s->failed, key);
+    uint32_t table = pass->table;
+    int known = table_get(&s->failed, key, table);
     int start = moment + p;
     if (known >= 0 && known <= start) return 0;
     if (!tick(s)) return -1;
     if (s->memory_error) return -1;
 
-    int stock_top = p < length ? base + p : NONE;
+    int stock_top = p < length ? seq[p] : NONE;
     int q = p - 1;
-    while (q >= 0 && !has(live, base + q)) q--;
-    int waste_top = q >= 0 ? base + q : NONE;
+    while (q >= 0 && !has(live, seq[q])) q--;
+    int waste_top = q >= 0 ? seq[q] : NONE;
 
     u64 tableau = live & s->tableau_mask;
     int exposed[MAX_SLOTS], nexposed = 0;
@@ -393,9 +508,14 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
     int result;
     if (nkings || npairs) {
         int fa = NONE, fb = NONE;
-        if (nkings) {
-            fa = kings[0];
-        } else {
+        for (int i = 0; i < nkings; i++) {
+            /* With reshuffle a removal from the stock or waste changes the next shuffle. */
+            if (!reshuffle || (s->max_redeals != NONE && kings[i] < base)) {
+                fa = kings[i];
+                break;
+            }
+        }
+        if (fa == NONE && !reshuffle) {
             for (int i = 0; i < npairs; i++) {
                 if (whole_class(s, s->class_of[pairs[2 * i]], live, available)) {
                     fa = pairs[2 * i];
@@ -405,9 +525,9 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
             }
         }
         if (fa != NONE) {
-            result = play_removal(s, live, p, used, fa, fb, stock_top);
+            result = play_removal(s, live, p, ctx, fa, fb, stock_top);
             if (result) return result;
-            record_failure(s, key, known, start);
+            record_failure(s, key, table, known, start);
             return 0;
         }
     }
@@ -433,12 +553,12 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
         pairs[2 * (j + 1) + 1] = b;
     }
     for (int i = 0; i < nkings; i++)
-        if ((result = play_removal(s, live, p, used, kings[i], NONE, stock_top))) return result;
+        if ((result = play_removal(s, live, p, ctx, kings[i], NONE, stock_top))) return result;
     for (int i = 0; i < npairs; i++)
-        if ((result = play_removal(s, live, p, used, pairs[2 * i], pairs[2 * i + 1], stock_top)))
+        if ((result = play_removal(s, live, p, ctx, pairs[2 * i], pairs[2 * i + 1], stock_top)))
             return result;
     for (int i = 0; i < noverlaps; i++)
-        if ((result = play_removal(s, live, p, used, overlaps[2 * i], overlaps[2 * i + 1], stock_top)))
+        if ((result = play_removal(s, live, p, ctx, overlaps[2 * i], overlaps[2 * i + 1], stock_top)))
             return result;
 
     /* The later moments of this pass: only moves with the new stock top are new. */
@@ -451,7 +571,7 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
         }
         waste_top = stock_top;
         p++;
-        while (p < length && !has(live, base + p)) p++;
+        while (p < length && !has(live, seq[p])) p++;
         draws++;
         if (p == length) {
             stock_top = NONE;
@@ -459,13 +579,14 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
         }
         if (stop >= 0 && stop <= moment + p) break;
         if (!tick(s)) return -1;
-        stock_top = base + p;
+        stock_top = seq[p];
         int v = values[stock_top];
         if (v == KING) {
-            result = play_removal(s, live, p, used, stock_top, NONE, stock_top);
+            result = play_removal(s, live, p, ctx, stock_top, NONE, stock_top);
             if (result == 1) return push_draws(s, draws);
             if (result < 0) return -1;
-            record_failure(s, key, known, start);
+            if (reshuffle) continue;
+            record_failure(s, key, table, known, start);
             return 0;
         }
         int w = TARGET - v, partners[MAX_SLOTS + 16], npartners = 0;
@@ -476,29 +597,46 @@ static int search(Search *s, u64 live, int p, int used, int flag) {
         if (in->waste_usable && values[waste_top] == w) partners[npartners++] = waste_top;
         if (!npartners) continue;
         u64 here = fixed | (u64)1 << stock_top | (in->waste_usable ? (u64)1 << waste_top : 0);
-        int all_here = whole_class(s, s->class_of[stock_top], live, here);
+        int all_here = !reshuffle && whole_class(s, s->class_of[stock_top], live, here);
         for (int i = 0; i < npartners; i++) {
-            result = play_removal(s, live, p, used, partners[i], stock_top, stock_top);
+            result = play_removal(s, live, p, ctx, partners[i], stock_top, stock_top);
             if (result == 1) return push_draws(s, draws);
             if (result < 0) return -1;
             if (all_here) {
-                record_failure(s, key, known, start);
+                record_failure(s, key, table, known, start);
                 return 0;
             }
         }
     }
 
-    if (stock_top < 0 && waste_top >= 0 && (unlimited ? flag : used < s->max_redeals && flag)) {
-        int first = 0;
-        while (!has(live, base + first)) first++;
-        result = search(s, live, first, used + 1, 0);
+    if (stock_top < 0 && waste_top >= 0 &&
+        (s->max_redeals == NONE ? flag : used < s->max_redeals && (flag || reshuffle))) {
+        int first = 0, next;
+        if (reshuffle) {
+            unsigned char order[MAX_SEQ];
+            int k = 0;
+            for (int i = 0; i < length; i++)
+                if (has(live, seq[i])) order[k++] = seq[i];
+            int u = used + 1 - in->redeal_first;
+            if (u < 1 || u > in->redeal_count || k > s->seq_len) {
+                s->input_error = 1;
+                return -1;
+            }
+            shuffle(order, k, in->draws + (size_t)(u - 1) * (size_t)(s->seq_len - 1));
+            next = context(s, used + 1, 0, order, k);
+        } else {
+            while (!has(live, seq[first])) first++;
+            next = context(s, used + 1, 0, seq, length);
+        }
+        if (next < 0) return -1;
+        result = search(s, live, first, next);
         if (result < 0) return -1;
         if (result == 1) {
             if (!line_push(s, -2)) return -1;
             return push_draws(s, draws);
         }
     }
-    record_failure(s, key, known, start);
+    record_failure(s, key, table, known, start);
     return 0;
 }
 
@@ -582,7 +720,7 @@ static void setup(Search *s, const Input *in) {
         }
     }
     s->max_redeals = in->redeals;
-    if (in->redeals != NONE && in->redeals - in->start_used > in->n) s->max_redeals = NONE;
+    if (in->redeals != NONE && !in->reshuffle && in->redeals - in->start_used > in->n) s->max_redeals = NONE;
     s->start_flag = in->pass_removed || (in->redeals != NONE && in->start_p > 0);
     for (int i = 0; i < in->n; i++) {
         int c = class_of_value(in->values[i]);
@@ -598,7 +736,11 @@ static void setup(Search *s, const Input *in) {
 
 static void teardown(Search *s) {
     free(s->failed.keys);
+    free(s->failed.tables);
     free(s->failed.moments);
+    for (size_t i = 0; i < s->ncontexts; i++) free(s->contexts[i]);
+    free(s->contexts);
+    free(s->context_slots);
     for (int c = 0; c < CLASSES; c++) free(s->class_table[c]);
 }
 
@@ -612,7 +754,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         result = 1;
         goto done;
     }
-    int last = s.max_redeals != NONE && in->start_used == s.max_redeals;
+    int last = s.max_redeals != NONE && in->start_used == s.max_redeals && !in->reshuffle;
     if (hopeless(&s, last, in->start_p)) {
         s.nodes = 1;
         result = 0;
@@ -620,13 +762,20 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
     }
     int p = in->start_p;
     while (p < s.seq_len && !has(s.live0, s.base + p)) p++;
-    for (int stage = 0; in->relax && stage < in->nstages; stage++) {
+    unsigned char first_sequence[MAX_SEQ];
+    for (int i = 0; i < s.seq_len; i++) first_sequence[i] = (unsigned char)(s.base + i);
+    int ctx = context(&s, in->start_used, s.start_flag, first_sequence, s.seq_len);
+    if (ctx < 0) {
+        result = -1;
+        goto done;
+    }
+    for (int stage = 0; in->relax && !in->reshuffle && stage < in->nstages; stage++) {
         const Stage *st = &in->stages[stage];
         long long after = st->after;
         if (in->node_limit != NONE && in->node_limit <= after + relaxed) break;
         s.budget = after;
-        result = search(&s, s.live0, p, in->start_used, s.start_flag);
-        if (result >= 0 || s.memory_error) goto done;
+        result = search(&s, s.live0, p, ctx);
+        if (result >= 0 || s.memory_error || s.input_error) goto done;
         if (s.nodes < after) goto done; /* out of time */
         int proven = 0;
         for (int i = 0; i < st->nsizes && !proven; i++) {
@@ -650,10 +799,10 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
     } else {
         s.budget = NONE;
     }
-    result = search(&s, s.live0, p, in->start_used, s.start_flag);
+    result = search(&s, s.live0, p, ctx);
 done:
-    if (s.memory_error) {
-        *memory_error = 1;
+    if (s.memory_error || s.input_error) {
+        *memory_error = s.memory_error ? 1 : 2;
         result = -1;
     }
     *nodes_out = s.nodes + relaxed;
@@ -709,12 +858,14 @@ static int read_stages(PyObject *spec, Input *in) {
 
 static PyObject *py_run(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *values, *covered_by, *covers, *stage_spec;
+    PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiipppOOLdpO", &PyBytes_Type, &values, &in.size, &in.nreserve, &in.start_p,
-                          &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board, &in.waste_usable,
-                          &in.overlap, &covered_by, &covers, &in.node_limit, &in.deadline, &in.relax, &stage_spec))
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!ii", &PyBytes_Type, &values, &in.size, &in.nreserve,
+                          &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
+                          &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
+                          &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
+                          &in.redeal_count))
         return NULL;
     if (!read_stages(stage_spec, &in)) return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(values);
@@ -725,6 +876,12 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     }
     in.n = (int)n;
     in.seq_len = in.n - in.size - in.nreserve;
+    Py_ssize_t per_redeal = in.seq_len > 0 ? in.seq_len - 1 : 0;
+    if (in.seq_len > MAX_SEQ || in.redeal_count < 0 ||
+        PyBytes_GET_SIZE(draws) != (Py_ssize_t)sizeof(double) * in.redeal_count * per_redeal) {
+        PyErr_SetString(PyExc_ValueError, "draws: redeal_count x (sequence length - 1) doubles expected");
+        return NULL;
+    }
     const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(values);
     for (int i = 0; i < in.n; i++) {
         if (raw[i] > KING) {
@@ -736,14 +893,32 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     if (!read_slots(covered_by, in.size, in.covered_by, "covered_by") || !read_slots(covers, in.size, in.covers, "covers"))
         return NULL;
 
+    /* A copy: a bytes object's buffer need not be aligned for doubles. */
+    double *draw_copy = malloc((size_t)PyBytes_GET_SIZE(draws) + sizeof(double));
+    if (!draw_copy) return PyErr_NoMemory();
+    memcpy(draw_copy, PyBytes_AS_STRING(draws), (size_t)PyBytes_GET_SIZE(draws));
+    for (Py_ssize_t i = 0; i < in.redeal_count * per_redeal; i++) {
+        if (!(draw_copy[i] >= 0.0 && draw_copy[i] < 1.0)) {
+            free(draw_copy);
+            PyErr_SetString(PyExc_ValueError, "draws: numbers in [0, 1) expected");
+            return NULL;
+        }
+    }
+    in.draws = draw_copy;
+
     long long nodes = 0;
     Line line = {0};
     int memory_error = 0, result;
     Py_BEGIN_ALLOW_THREADS
     result = run_search(&in, &nodes, &line, &memory_error);
     Py_END_ALLOW_THREADS
+    free(draw_copy);
     if (memory_error) {
         free(line.items);
+        if (memory_error == 2) {
+            PyErr_SetString(PyExc_ValueError, "a redeal beyond the draws given");
+            return NULL;
+        }
         return PyErr_NoMemory();
     }
     PyObject *items = PyList_New((Py_ssize_t)(result == 1 ? line.len : 0));

@@ -44,12 +44,19 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   prove the position lost on games that keep only some classes (``relaxations``): those
   see the passes and the order of the stock, which the matching does not. Such proofs
   only ever say "lost"; a win is always a line found in the real game.
+
+``run`` hands the search to ``_pyramid_core.c``, the same search compiled (built by the
+install step, setup.py), which visits the same positions in the same order: the Python
+search below is the reference it is tested against (tests/engine/test_solver_core.py)
+and the fallback when the install had no C compiler.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
@@ -88,6 +95,18 @@ class SearchAborted(Exception):
 def pair_text(cards: tuple[str, ...]) -> str:
     """The engine's canonical text of a removal (``Remove.__str__``)."""
     return "+".join(sorted(cards, key=card_order))
+
+
+@functools.lru_cache(maxsize=64)
+def redeal_draws(seed: int, used: int, count: int, length: int) -> bytes:
+    """For the compiled search: the numbers ``rng.shuffled`` draws for redeal u (used < u <=
+    used + count) of a waste of up to ``length`` cards, ``length - 1`` doubles per redeal
+    (a shuffle of k cards uses the first k - 1; the C side repeats its Fisher-Yates)."""
+    draws = array("d")
+    for redeal in range(used + 1, used + count + 1):
+        stream = rng.SeededRNG(rng.derive_seed(seed, "redeal", redeal))
+        draws.extend(stream.random() for _ in range(max(0, length - 1)))
+    return draws.tobytes()
 
 
 def _piled_on(covered_by: tuple[tuple[int, ...], ...], live: int) -> list[int]:
@@ -148,7 +167,7 @@ class PyramidSearch:
         compiled: bool = True,
     ) -> None:
         config = state.config
-        self.compiled = compiled and not config.reshuffle and _pyramid_core is not None
+        self.compiled = compiled and _pyramid_core is not None
         geometry = GEOMETRY[config.rows]
         size = geometry.size
         self.state = state
@@ -318,13 +337,19 @@ class PyramidSearch:
 
     def _run_compiled(self) -> bool:
         """``run`` in C (``_pyramid_core.c``): the same positions in the same order, so the
-        same verdict, line and count of positions, about a hundred times sooner."""
+        same verdict, line and count of positions, 30 to 50 times sooner."""
         state, config = self.state, self.state.config
         geometry = GEOMETRY[config.rows]
 
         def slots(links: tuple[tuple[int, ...], ...]) -> bytes:
             return bytes(b for pair in links for b in (*pair, 255, 255)[:2])
 
+        redeals_ahead = 0
+        if config.reshuffle:
+            # Redeals need a removal in the pass before (or a limit): never more than this.
+            in_play = bin(self.live).count("1")
+            left = None if config.redeals is None else max(0, config.redeals - state.redeals_used)
+            redeals_ahead = in_play + 1 if left is None else left
         status, self.nodes, line = _pyramid_core.run(
             bytes(self.values),
             self.size,
@@ -336,12 +361,16 @@ class PyramidSearch:
             config.clear_the_board,
             not config.waste_off_limits,
             config.overlap_pairs,
+            config.reshuffle,
             slots(geometry.covered_by),
             slots(geometry.covers),
             -1 if self.node_limit is None else self.node_limit,
             -1.0 if self.deadline is None else self.deadline,
             self.relax,
             RELAX_STAGES,
+            redeal_draws(self.seed, state.redeals_used, redeals_ahead, len(self.first_sequence)),
+            state.redeals_used,
+            redeals_ahead,
         )
         if status < 0:
             raise SearchAborted
