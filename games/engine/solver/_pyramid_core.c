@@ -401,6 +401,14 @@ static int whole_class(const Search *s, int c, u64 live, u64 available) {
 
 static int search(Search *s, u64 live, int p, int ctx);
 
+/* Whether a reserve card of i's rank with a lower id is in play: only the first of two
+ * interchangeable reserve cards is ever played (pyramid_search: reserve_twin). */
+static int reserve_twin(const Search *s, int i, u64 live) {
+    for (int j = s->size; j < i; j++)
+        if (has(live, j) && s->in->values[j] == s->in->values[i]) return 1;
+    return 0;
+}
+
 /* Remove the King a (b = NONE) or the pair a, b at moment p: 1 won, 0 lost, -1 aborted. */
 static int play_removal(Search *s, u64 live, int p, int ctx, int a, int b, int stock_top) {
     const Context *pass = s->contexts[ctx];
@@ -478,7 +486,7 @@ static int search(Search *s, u64 live, int p, int ctx) {
     int avail[MAX_SLOTS + 16], navail = 0;
     for (int e = 0; e < nexposed; e++) avail[navail++] = exposed[e];
     for (int i = size; i < base; i++)
-        if (has(reserve_live, i)) avail[navail++] = i;
+        if (has(reserve_live, i) && !reserve_twin(s, i, live)) avail[navail++] = i;
     u64 available = fixed;
     if (stock_top >= 0) {
         avail[navail++] = stock_top;
@@ -593,7 +601,7 @@ static int search(Search *s, u64 live, int p, int ctx) {
         for (int e = 0; e < nexposed; e++)
             if (values[exposed[e]] == w) partners[npartners++] = exposed[e];
         for (int i = size; i < base; i++)
-            if (has(reserve_live, i) && values[i] == w) partners[npartners++] = i;
+            if (has(reserve_live, i) && values[i] == w && !reserve_twin(s, i, live)) partners[npartners++] = i;
         if (in->waste_usable && values[waste_top] == w) partners[npartners++] = waste_top;
         if (!npartners) continue;
         u64 here = fixed | (u64)1 << stock_top | (in->waste_usable ? (u64)1 << waste_top : 0);

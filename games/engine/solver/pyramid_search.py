@@ -494,6 +494,12 @@ class PyramidSearch:
             shapes[tableau] = info
             return info
 
+        def reserve_twin(i: int, live: int) -> bool:
+            """Whether a reserve card of ``i``'s rank with a lower id is in play: two reserve
+            cards of one rank are interchangeable (both always available), so only the first
+            is ever played, and positions that differ by which one is gone are one."""
+            return any(live >> j & 1 and values[j] == values[i] for j in range(size, i))
+
         def tick() -> None:
             nonlocal nodes
             nodes += 1
@@ -555,7 +561,7 @@ class PyramidSearch:
             # Every move of this moment: Kings, pairs, then overlap pairs.
             avail = list(exposed)
             if reserve_live:
-                avail += [i for i in reserve_ids if reserve_live >> i & 1]
+                avail += [i for i in reserve_ids if reserve_live >> i & 1 and not reserve_twin(i, live)]
             available = fixed
             if stock_top >= 0:
                 avail.append(stock_top)
@@ -629,7 +635,11 @@ class PyramidSearch:
                 w = TARGET - v
                 partners = tableau_values.get(w, ())
                 if reserve_live:
-                    partners += tuple(i for i in reserve_ids if reserve_live >> i & 1 and values[i] == w)
+                    partners += tuple(
+                        i
+                        for i in reserve_ids
+                        if reserve_live >> i & 1 and values[i] == w and not reserve_twin(i, live)
+                    )
                 if waste_usable and values[waste_top] == w:
                     partners += (waste_top,)
                 if not partners:
