@@ -77,7 +77,7 @@ WASTE_SHIFT = 64
 LAST_PASS = 1 << 62
 CHECK_EVERY = 1 << 12
 """How many positions pass between two looks at the clock."""
-RELAX_STAGES = ((20_000, (1, 2, 3), 5_000), (300_000, (4,), 40_000))
+RELAX_STAGES = ((20_000, (1, 2, 3), 5_000), (300_000, (4,), 40_000), (1_000_000, (4, 5), 1_000_000))
 """When the search has examined this many positions, it tries to prove the position lost on
 smaller games keeping this many classes, each allowed this many positions (see relaxations)."""
 UNLIMITED_STAND_IN = 60
