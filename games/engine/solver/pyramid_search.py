@@ -26,6 +26,8 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   changes the next shuffle, so there only tableau and reserve Kings are forced, and
   only with a limited number of redeals (with unlimited ones, a pass whose only
   removal was that King would lose its redeal).
+* **Twin reserve cards.** Two reserve cards of one rank are both always available, so
+  any line can swap their roles: only the one with the lower id is ever played.
 * **Useless redeals.** Without reshuffle, a redeal after a pass that removed nothing is
   never needed: the start of that pass, which the search is already exploring, had the
   same cards and one more redeal. (A search that starts in the middle of a pass treats
@@ -597,7 +599,7 @@ class PyramidSearch:
                 return False
             # Reserve cards first, then the tableau's, then stock and waste. Reserve first is
             # measured, not derived: on the 6-row + reserve variant it found the lines of its
-            # slowest winnable deals in up to 40 times fewer positions than reserve last.
+            # slowest winnable deals in far fewer positions (seed 54: 52.3 million to 1.1).
             pairs.sort(key=lambda pair: sum(2 if i >= reserve_end else -1 if i >= size else 0 for i in pair))
             for pair in (*kings, *pairs, *overlaps):
                 if remove(live, p, ctx, pair, stock_top):
