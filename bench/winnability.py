@@ -5,6 +5,7 @@ Run from the project root:
     .venv/bin/python -m bench.winnability pyramid-52-3 --count 100000 --jobs 2
     .venv/bin/python -m bench.winnability --report          # every row measured so far
     .venv/bin/python -m bench.winnability --check           # rows must agree with each other
+    .venv/bin/python -m bench.winnability pyramid-52-3 --recheck --count 3000   # solve again, compare
 
 Deal n is the engine's deal of seed n (seeds --start .. --start + --count - 1). Each
 verdict is appended to var/winnability/ROW.jsonl as soon as it is known, so a run can
@@ -159,6 +160,20 @@ def check() -> int:
     return problems
 
 
+def recheck(row: str, seeds: range, jobs: int) -> int:
+    """Solve seeds on file again (with the solver as it is now); the number of verdicts that differ."""
+    game, config, _ = ROWS[row]
+    done = load(row)
+    todo = [s for s in seeds if s in done]
+    chunks = [(game, config, todo[i : i + CHUNK]) for i in range(0, len(todo), CHUNK)]
+    differ = []
+    with multiprocessing.Pool(jobs) as pool:
+        for records in pool.imap(_solve_chunk, chunks):
+            differ += [r["seed"] for r in records if r["winnable"] != done[r["seed"]]["winnable"]]
+    print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
+    return 1 if differ else 0
+
+
 HEADER = (
     "| row | variant | config | seeds solved | winnable | win rate | 95% CI (Wilson) |\n"
     "| --- | --- | --- | --- | --- | --- | --- |"
@@ -173,6 +188,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report", action="store_true", help="print the table of every row measured so far")
     parser.add_argument("--check", action="store_true", help="check the rows on file against each other")
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="solve ROW's seeds --start .. --start + --count - 1 that are on file again and compare",
+    )
     args = parser.parse_args()
     if args.check:
         return 1 if check() else 0
@@ -187,6 +207,8 @@ def main() -> int:
         parser.error("name a row, or use --report")
 
     game, config, _ = ROWS[args.row]
+    if args.recheck:
+        return recheck(args.row, range(args.start, args.start + args.count), args.jobs)
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     done = load(args.row)
     todo = [s for s in range(args.start, args.start + args.count) if s not in done]
