@@ -56,6 +56,10 @@ def test_two_people_and_a_bot_play_to_the_showdown_while_a_spectator_watches(
     anna.get_by_role("button", name="Add a bot").click()
     expect(ben.get_by_test_id("seat-2")).to_contain_text("Bot 3")
     anna.get_by_role("button", name="Start the game").click()
+    # Each person sees their own hand (waiting for the deal to arrive), nobody else's.
+    expect(anna.locator('[data-testid="triad-seat-0"] img[data-card]:not([data-card=""])')).to_have_count(6)
+    expect(ben.locator('[data-testid="triad-seat-1"] img[data-card]:not([data-card=""])')).to_have_count(6)
+    assert hidden_cards_shown(ben, 0) == [] and hidden_cards_shown(anna, 1) == []
 
     watcher = new_context().new_page()
     watcher.goto(table_url)
@@ -78,4 +82,3 @@ def test_two_people_and_a_bot_play_to_the_showdown_while_a_spectator_watches(
     expect(watcher.get_by_test_id("last-result")).to_contain_text("Pyramid")
     for page, name in ((anna, "anna"), (ben, "ben"), (watcher, "watcher")):
         page.screenshot(path=str(artifacts_dir() / f"table-{name}.png"), full_page=True)
-    assert len(anna.locator('[data-testid="triad-seat-0"] img[data-card]:not([data-card=""])').all()) == 6
