@@ -6,6 +6,7 @@ Run from the project root:
     .venv/bin/python -m bench.winnability --report          # every row measured so far
     .venv/bin/python -m bench.winnability --check           # rows must agree with each other
     .venv/bin/python -m bench.winnability pyramid-52-3 --recheck --count 3000   # solve again, compare
+    .venv/bin/python -m bench.winnability --times           # time per deal, as recorded
 
 Deal n is the engine's deal of seed n (seeds --start .. --start + --count - 1). Each
 verdict is appended to var/winnability/ROW.jsonl as soon as it is known, so a run can
@@ -174,6 +175,28 @@ def recheck(row: str, seeds: range, jobs: int) -> int:
     return 1 if differ else 0
 
 
+def print_times() -> None:
+    """Wall-clock seconds per deal as recorded while the rows were solved (so under whatever
+    load the machine had then), and the slowest deal of each row."""
+    print("| row | deals | median | p95 | p99 | p99.9 | max (seed, verdict, positions) | mean |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for row in ROWS:
+        records = sorted(load(row).values(), key=lambda r: r["seconds"])
+        if not records:
+            continue
+        times = [r["seconds"] for r in records]
+
+        def at(share: float, times: list[float] = times) -> str:
+            return f"{1000 * times[min(len(times) - 1, int(share * len(times)))]:.1f} ms"
+
+        slowest = records[-1]
+        print(
+            f"| `{row}` | {len(times):,} | {at(0.5)} | {at(0.95)} | {at(0.99)} | {at(0.999)} | "
+            f"{slowest['seconds']:.2f} s (#{slowest['seed']}, {'won' if slowest['winnable'] else 'lost'}, "
+            f"{slowest['nodes']:,}) | {1000 * sum(times) / len(times):.1f} ms |"
+        )
+
+
 HEADER = (
     "| row | variant | config | seeds solved | winnable | win rate | 95% CI (Wilson) |\n"
     "| --- | --- | --- | --- | --- | --- | --- |"
@@ -188,6 +211,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report", action="store_true", help="print the table of every row measured so far")
     parser.add_argument("--check", action="store_true", help="check the rows on file against each other")
+    parser.add_argument("--times", action="store_true", help="the solving times on file, per row")
     parser.add_argument(
         "--recheck",
         action="store_true",
@@ -196,6 +220,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.check:
         return 1 if check() else 0
+    if args.times:
+        print_times()
+        return 0
     if args.report:
         print(HEADER)
         for row in ROWS:
