@@ -51,7 +51,12 @@ def table_game(game: str, owner: User, finish: bool = True, **config: object) ->
         seat = get_engine(game).current_player(state)
         if seat == 0:
             text = get_engine(game).view(state, 0)["legal"][0]
-            tables.act(table_id=table.pk, user=owner, text=text, expected_version=record.version)
+            try:
+                tables.act(table_id=table.pk, user=owner, text=text, expected_version=record.version)
+            except services.StaleVersion:
+                # With a live site, its Celery worker plays the bots too and may move first:
+                # the move was refused whole, so look at the table again.
+                continue
         else:
             tables.advance(game_id=record.pk, version=record.version)
     table.refresh_from_db()
