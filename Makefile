@@ -19,7 +19,7 @@ lint: $(STAMP)
 install: $(STAMP)
 
 # Reinstall only when the declared dependencies or the compiled solver core change.
-$(STAMP): pyproject.toml setup.py $(wildcard games/engine/solver/*.c)
+$(STAMP): pyproject.toml setup.py $(wildcard games/engine/solver/*.c games/engine/solver/*.h)
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Debian: apt-get install python3 python3-venv)"; exit 1; }
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip

@@ -10,6 +10,7 @@ setup(
         Extension(
             f"games.engine.solver._{game}_core",
             sources=[f"games/engine/solver/_{game}_core.c"],
+            depends=["games/engine/solver/_search_common.h"],
             extra_compile_args=["-std=c11", "-Wall", "-Wextra"],
             # Without a C compiler the install still succeeds and the solvers run their
             # Python searches (same results, slower); tests/engine/test_solver_core.py

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_search_common.h"
+
 #define TARGET 13
 #define KING 13
 #define MAX_IDS 64
@@ -28,8 +30,6 @@
 #define CHECK_EVERY 4096
 #define UNLIMITED_STAND_IN 60
 #define NONE (-1)
-
-typedef uint64_t u64;
 
 #define MAX_STAGES 4
 
@@ -103,14 +103,6 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
 
 /* -- small helpers ------------------------------------------------------------------ */
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int has(u64 mask, int i) { return (int)((mask >> i) & 1u); }
-
 static int line_push(Search *s, int item) {
     Line *l = &s->line;
     if (l->len == l->cap) {
@@ -132,13 +124,7 @@ static int pair_code(int a, int b) { return b < 0 ? a : (a | (b + 1) << 6); }
 /* -- the failure table: live cards -> earliest moment known to fail -------------------- */
 
 static size_t slot_of(u64 key, uint32_t table, size_t cap) {
-    key ^= (u64)table * 0x9e3779b97f4a7c15ULL;
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    key *= 0xc4ceb9fe1a85ec53ULL;
-    key ^= key >> 33;
-    return (size_t)key & (cap - 1);
+    return (size_t)mix64(key ^ (u64)table * 0x9e3779b97f4a7c15ULL) & (cap - 1);
 }
 
 static int32_t table_get(const FailTable *t, u64 key, uint32_t table) {

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_search_common.h"
+
 #define SLOTS 28
 #define RANKS 13
 #define MAX_STOCK 52
@@ -20,8 +22,6 @@
 #define STOCK_SHIFT 32
 #define RANK_SHIFT 40
 #define NONE (-1)
-
-typedef uint64_t u64;
 
 typedef struct {
     int ranks[SLOTS]; /* 0: no card */
@@ -44,26 +44,11 @@ typedef struct {
     size_t line_len, line_cap;
 } Search;
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int has(u64 mask, int i) { return (int)((mask >> i) & 1u); }
-
 static int up(int rank) { return rank % RANKS + 1; }
 static int down(int rank) { return (rank + RANKS - 2) % RANKS + 1; }
 static int neighbours(int a, int b) { return a == up(b) || a == down(b); }
 
-static size_t slot_of(u64 key, size_t cap) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    key *= 0xc4ceb9fe1a85ec53ULL;
-    key ^= key >> 33;
-    return (size_t)key & (cap - 1);
-}
+static size_t slot_of(u64 key, size_t cap) { return (size_t)mix64(key) & (cap - 1); }
 
 /* Adds key (never 0: the empty layout is a win, never searched) to the set of positions
  * seen; 1 if it was new. */
