@@ -22,7 +22,7 @@
 
 #define TARGET 13
 #define KING 13
-#define MAX_IDS 64
+#define MAX_IDS 52 /* a deck; the failure table keeps moments above these bits */
 #define MAX_SEQ 52
 #define MAX_SLOTS 28
 #define MAX_CLASS 8
@@ -59,12 +59,21 @@ typedef struct {
     int nstages;
 } Input;
 
+/* One word a slot: the live cards in the low MAX_IDS bits, the moment above them; 0 is an
+ * empty slot, since a position with no card in play is won and never recorded. Moments stay
+ * under (MAX_IDS + 1) * (MAX_SEQ + 1): a search counts at most MAX_IDS redeals ahead (more
+ * are as many as unlimited, see setup) of one pass each. With reshuffle every pass has its
+ * own table id, in a second array kept only then. */
 typedef struct {
-    u64 *keys; /* live cards; 0: an empty slot */
-    uint32_t *tables;
-    int32_t *moments;
+    u64 *slots;
+    uint32_t *tables; /* NULL but with reshuffle */
     size_t cap, count;
+    int with_tables;
 } FailTable;
+
+#define MOMENT_SHIFT MAX_IDS
+#define KEY_MASK (((u64)1 << MOMENT_SHIFT) - 1)
+_Static_assert((MAX_IDS + 1) * (MAX_SEQ + 1) <= (1 << (64 - MOMENT_SHIFT)), "moments fit above the cards");
 
 /* A pass: the redeals used, whether it removed a card yet, and its order of cards (which
  * changes only with reshuffle). pyramid_search.PyramidSearch.context. */
@@ -127,39 +136,39 @@ static size_t slot_of(u64 key, uint32_t table, size_t cap) {
     return (size_t)mix64(key ^ (u64)table * 0x9e3779b97f4a7c15ULL) & (cap - 1);
 }
 
+static int holds(const FailTable *t, size_t i, u64 key, uint32_t table) {
+    return (t->slots[i] & KEY_MASK) == key && (!t->tables || t->tables[i] == table);
+}
+
 static int32_t table_get(const FailTable *t, u64 key, uint32_t table) {
     if (!t->cap) return NONE;
     for (size_t i = slot_of(key, table, t->cap);; i = (i + 1) & (t->cap - 1)) {
-        if (t->keys[i] == key && t->tables[i] == table) return t->moments[i];
-        if (!t->keys[i]) return NONE;
+        if (!t->slots[i]) return NONE;
+        if (holds(t, i, key, table)) return (int32_t)(t->slots[i] >> MOMENT_SHIFT);
     }
 }
 
 static int table_grow(FailTable *t) {
     size_t cap = t->cap ? t->cap * 2 : 1 << 12;
-    u64 *keys = calloc(cap, sizeof(u64));
-    uint32_t *tables = malloc(cap * sizeof(uint32_t));
-    int32_t *moments = malloc(cap * sizeof(int32_t));
-    if (!keys || !tables || !moments) {
-        free(keys);
+    u64 *slots = calloc(cap, sizeof(u64));
+    uint32_t *tables = t->with_tables ? malloc(cap * sizeof(uint32_t)) : NULL;
+    if (!slots || (t->with_tables && !tables)) {
+        free(slots);
         free(tables);
-        free(moments);
         return 0;
     }
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->keys[i]) continue;
-        size_t j = slot_of(t->keys[i], t->tables[i], cap);
-        while (keys[j]) j = (j + 1) & (cap - 1);
-        keys[j] = t->keys[i];
-        tables[j] = t->tables[i];
-        moments[j] = t->moments[i];
+        if (!t->slots[i]) continue;
+        uint32_t table = tables ? t->tables[i] : 0;
+        size_t j = slot_of(t->slots[i] & KEY_MASK, table, cap);
+        while (slots[j]) j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+        if (tables) tables[j] = table;
     }
-    free(t->keys);
+    free(t->slots);
     free(t->tables);
-    free(t->moments);
-    t->keys = keys;
+    t->slots = slots;
     t->tables = tables;
-    t->moments = moments;
     t->cap = cap;
     return 1;
 }
@@ -167,19 +176,20 @@ static int table_grow(FailTable *t) {
 /* Keys are never 0: no card in play is a won position, never recorded. */
 static void record_failure(Search *s, u64 key, uint32_t table, int known, int start) {
     FailTable *t = &s->failed;
-    int32_t moment = (int32_t)(known < 0 || start < known ? start : known);
-    if ((t->count + 1) * 2 > t->cap && !table_grow(t)) {
+    u64 moment = (u64)(known < 0 || start < known ? start : known);
+    /* Up to three quarters full: linear probing stays short with mix64, and the worst lost
+     * deals (tens of millions of positions recorded) fit in half the memory of half full. */
+    if ((t->count + 1) * 4 > t->cap * 3 && !table_grow(t)) {
         s->memory_error = 1;
         return;
     }
     size_t i = slot_of(key, table, t->cap);
-    while (t->keys[i] && !(t->keys[i] == key && t->tables[i] == table)) i = (i + 1) & (t->cap - 1);
-    if (!t->keys[i]) {
-        t->keys[i] = key;
-        t->tables[i] = table;
+    while (t->slots[i] && !holds(t, i, key, table)) i = (i + 1) & (t->cap - 1);
+    if (!t->slots[i]) {
+        if (t->tables) t->tables[i] = table;
         t->count++;
     }
-    t->moments[i] = moment;
+    t->slots[i] = key | moment << MOMENT_SHIFT;
 }
 
 /* -- contexts ------------------------------------------------------------------------ */
@@ -706,7 +716,7 @@ static void setup(Search *s, const Input *in) {
         if (in->values[i]) s->live0 |= (u64)1 << i;
     s->tableau_mask = ((u64)1 << in->size) - 1;
     s->reserve_mask = (((u64)1 << s->base) - 1) & ~s->tableau_mask;
-    s->sequence_mask = (in->n == 64 ? ~(u64)0 : ((u64)1 << in->n) - 1) & ~(((u64)1 << s->base) - 1);
+    s->sequence_mask = (((u64)1 << in->n) - 1) & ~(((u64)1 << s->base) - 1);
     for (int k = in->size - 1; k >= 0; k--) {
         for (int m = 0; m < 2; m++) {
             int j = in->covered_by[k][m];
@@ -724,14 +734,14 @@ static void setup(Search *s, const Input *in) {
         s->class_mask[c] |= (u64)1 << i;
         if (in->values[i] == c) s->low_mask[c] |= (u64)1 << i;
     }
-    s->required = in->clear_the_board ? s->tableau_mask : (in->n == 64 ? ~(u64)0 : ((u64)1 << in->n) - 1);
+    s->required = in->clear_the_board ? s->tableau_mask : (((u64)1 << in->n) - 1);
     s->budget = in->node_limit;
+    s->failed.with_tables = in->reshuffle;
 }
 
 static void teardown(Search *s) {
-    free(s->failed.keys);
+    free(s->failed.slots);
     free(s->failed.tables);
-    free(s->failed.moments);
     for (size_t i = 0; i < s->ncontexts; i++) free(s->contexts[i]);
     free(s->contexts);
     free(s->context_slots);
