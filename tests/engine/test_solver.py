@@ -8,6 +8,7 @@ few cards left, across every Pyramid variant (PY-1 .. PY-6) and Tri-Peaks (TP-1 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
 import sys
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from games.engine import get_engine
-from games.engine.cards import STANDARD_DECK
+from games.engine.cards import STANDARD_DECK, rank_value
 from games.engine.pyramid import PyramidState, Remove
 from games.engine.solitaire_common import LOST, PLAYING, WON, Resign
 from games.engine.solver import (
@@ -170,7 +171,8 @@ def test_pyramid_verdicts_on_hand_built_positions_match_brute_force() -> None:
 
 
 @pytest.mark.parametrize(
-    "config", [None, {"redeals": None}, {"clear_the_board": True, "overlap_pairs": True}]
+    "config",
+    [None, {"redeals": None}, {"clear_the_board": True, "overlap_pairs": True}, {"rows": 6, "reserve": True}],
 )
 def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
     config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
@@ -186,6 +188,23 @@ def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
         except SearchAborted:
             continue
         assert solve_state("pyramid", state).winnable == expected, seed
+
+
+def test_smaller_games_keep_the_tableau_kings() -> None:
+    """A smaller game keeps the tableau's Kings, which go alone once exposed but cover what
+    lies under them till then; the other Kings go. With them the 6-row + reserve deal 39346
+    is proven lost early (211 million positions when the smaller games dropped them)."""
+    config = {"rows": 6, "reserve": True}
+    state = PYRAMID.initial_state(config, 39346)
+
+    def kings(cards: tuple[str | None, ...]) -> list[str]:
+        return [card for card in cards if card and rank_value(card) == 13]
+
+    smaller = PyramidSearch(state).reduced({2, 5, 6})
+    assert kings(smaller.tableau) == kings(state.tableau) != []
+    assert kings(smaller.reserve + smaller.stock + smaller.waste) == []
+    sol = solve("pyramid", config, 39346)
+    assert sol.winnable is False and sol.nodes < 1_000_000
 
 
 def tripeaks_positions(count: int, seed: int) -> list[TriPeaksState]:
@@ -400,6 +419,21 @@ DAILY = {
     ("tripeaks", dt.date(2026, 1, 1)): 711963305,
     ("tripeaks", dt.date(2030, 12, 31)): 277343222,
 }
+
+
+DAILY_2026_SHA256 = {
+    "pyramid": "491391d5ce6b335a4648255248d3162a5bb9e14570d6143ab1888bb30652474d",
+    "tripeaks": "633103d19922d05f4c26d57765f28f42f57fe82206ec009f2dfc9b1496e04ace",
+}
+
+
+@pytest.mark.parametrize("game", sorted(DAILY_2026_SHA256))
+def test_daily_deals_of_a_whole_year_are_pinned(game: str) -> None:
+    """Every deal of the day of 2026 stays as served (golden digest): a change to the search
+    that spends positions differently within the daily budget must not move any of them."""
+    days = [dt.date(2026, 1, 1) + dt.timedelta(days=i) for i in range(365)]
+    listing = "\n".join(f"{day} {daily_deal(game, day)}" for day in days)
+    assert hashlib.sha256(listing.encode()).hexdigest() == DAILY_2026_SHA256[game]
 
 
 @pytest.mark.parametrize(("game", "date"), sorted(DAILY))

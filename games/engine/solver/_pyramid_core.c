@@ -653,7 +653,8 @@ static void reduce(const Input *in, int chosen_mask, long long nodes, Input *out
     int kept = 0, n = in->size + in->nreserve, waste = 0;
     for (int i = 0; i < n; i++) {
         int c = class_of_value(in->values[i]);
-        out->values[i] = c && chosen_mask >> c & 1 ? in->values[i] : 0;
+        int king = in->values[i] == KING && i < in->size;
+        out->values[i] = king || (c && chosen_mask >> c & 1) ? in->values[i] : 0;
     }
     for (int i = 0; i < in->seq_len; i++) {
         int v = in->values[n + i];
