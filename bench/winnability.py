@@ -7,6 +7,7 @@ Run from the project root:
     .venv/bin/python -m bench.winnability --check           # rows must agree with each other
     .venv/bin/python -m bench.winnability pyramid-52-3 --recheck --count 3000   # solve again, compare
     .venv/bin/python -m bench.winnability --times           # time per deal, as recorded
+    .venv/bin/python -m bench.winnability pyramid-52-3 --refresh-above 20000   # after a solver change
 
 Deal n is the engine's deal of seed n (seeds --start .. --start + --count - 1). Each
 verdict is appended to var/winnability/ROW.jsonl as soon as it is known, so a run can
@@ -161,18 +162,45 @@ def check() -> int:
     return problems
 
 
-def recheck(row: str, seeds: range, jobs: int) -> int:
-    """Solve seeds on file again (with the solver as it is now); the number of verdicts that differ."""
+def solve_again(row: str, seeds: list[int], jobs: int) -> tuple[list[dict[str, Any]], list[int]]:
+    """Solve seeds on file again, with the solver as it is now: (new records, seeds whose
+    verdict differs from the one on file)."""
     game, config, _ = ROWS[row]
     done = load(row)
-    todo = [s for s in seeds if s in done]
-    chunks = [(game, config, todo[i : i + CHUNK]) for i in range(0, len(todo), CHUNK)]
-    differ = []
+    chunks = [(game, config, seeds[i : i + CHUNK]) for i in range(0, len(seeds), CHUNK)]
+    fresh: list[dict[str, Any]] = []
     with multiprocessing.Pool(jobs) as pool:
         for records in pool.imap(_solve_chunk, chunks):
-            differ += [r["seed"] for r in records if r["winnable"] != done[r["seed"]]["winnable"]]
+            fresh += records
+    return fresh, [r["seed"] for r in fresh if r["winnable"] != done[r["seed"]]["winnable"]]
+
+
+def recheck(row: str, seeds: range, jobs: int) -> int:
+    """Solve seeds on file again and compare; 1 if a verdict differs."""
+    done = load(row)
+    todo = [s for s in seeds if s in done]
+    _, differ = solve_again(row, todo, jobs)
     print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
     return 1 if differ else 0
+
+
+def refresh(row: str, above: int, jobs: int) -> int:
+    """Solve again every seed on file whose search examined more than ``above`` positions and
+    file the new positions and times in place of the old (the verdicts must not change, or
+    the file is kept as it was). After a change to the search past its first smaller-game
+    stage (pyramid_search.RELAX_STAGES) only those deals are searched differently."""
+    done = load(row)
+    todo = sorted(s for s, r in done.items() if r["nodes"] > above)
+    fresh, differ = solve_again(row, todo, jobs)
+    print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
+    if differ:
+        return 1
+    done.update((r["seed"], r) for r in fresh)
+    path = OUT_DIR / f"{row}.jsonl"
+    partial = path.with_suffix(".jsonl.partial")
+    partial.write_text("".join(json.dumps(done[seed]) + "\n" for seed in sorted(done)))
+    partial.replace(path)
+    return 0
 
 
 def print_times() -> None:
@@ -217,6 +245,12 @@ def main() -> int:
         action="store_true",
         help="solve ROW's seeds --start .. --start + --count - 1 that are on file again and compare",
     )
+    parser.add_argument(
+        "--refresh-above",
+        type=int,
+        metavar="POSITIONS",
+        help="solve ROW's seeds on file that took more than POSITIONS again and file the new records",
+    )
     args = parser.parse_args()
     if args.check:
         return 1 if check() else 0
@@ -236,6 +270,8 @@ def main() -> int:
     game, config, _ = ROWS[args.row]
     if args.recheck:
         return recheck(args.row, range(args.start, args.start + args.count), args.jobs)
+    if args.refresh_above is not None:
+        return refresh(args.row, args.refresh_above, args.jobs)
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     done = load(args.row)
     todo = [s for s in range(args.start, args.start + args.count) if s not in done]
