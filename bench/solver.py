@@ -3,11 +3,14 @@
 Run from the project root:
 
     .venv/bin/python -m bench.solver [--seeds 1000] [--variants pyramid-52-3,tripeaks] [--hints 300]
+        [--time-limit SECONDS] [--memory-limit MB]
 
-Each variant solves seeds 0 .. --seeds - 1 with no time limit (so every deal is decided)
-in a fresh process, and reports the median, p95, p99 and max wall-clock time per deal,
-the process's peak resident memory (getrusage maxrss, which includes the interpreter,
-about 20 MB), positions examined, and the win rate. Hints: from --hints mid-game states
+Each variant solves seeds 0 .. --seeds - 1 in a fresh process, with no limit unless given
+one (a deal the search cannot finish within them counts as undecided, and its seed is
+printed to stderr; --memory-limit caps the process's address space), and reports the
+median, p95, p99 and max wall-clock time per deal, the process's peak resident memory
+(getrusage maxrss, which includes the interpreter, about 20 MB), the share decided and the
+win rate. Hints: from --hints mid-game states
 per game (seed s, then 3 to 40 random actions, mostly removals, drawn from a RNG seeded
 with s), the time of one ``hint()``. Prints markdown tables.
 """
@@ -19,6 +22,7 @@ import multiprocessing
 import random
 import resource
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -38,20 +42,29 @@ def percentile(sorted_values: list[float], share: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(share * len(sorted_values)))]
 
 
-def run_variant(job: tuple[str, int]) -> dict[str, Any]:
-    name, seeds = job
+def run_variant(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:
+    name, seeds, time_limit, memory_mb = job
     game, config = VARIANTS[name]
+    if memory_mb is not None:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, hard))
     times, nodes = [], []
     wins = decided = 0
     slowest = (0.0, 0)
     for seed in range(seeds):
         start = time.perf_counter()
-        sol = solve(game, config, seed)
+        try:
+            sol = solve(game, config, seed, time_limit=time_limit)
+        except MemoryError:
+            sol = None
         times.append(time.perf_counter() - start)
         slowest = max(slowest, (times[-1], seed))
+        if sol is None or sol.winnable is None:
+            print(f"{name}: seed {seed} undecided ({'memory' if sol is None else 'time'})", file=sys.stderr)
+            continue
         nodes.append(sol.nodes)
-        decided += sol.winnable is not None
-        wins += sol.winnable is True
+        decided += 1
+        wins += sol.winnable
     times.sort()
     return {
         "name": name,
@@ -64,7 +77,7 @@ def run_variant(job: tuple[str, int]) -> dict[str, Any]:
         "max": times[-1],
         "slowest_seed": slowest[1],
         "mean": statistics.mean(times),
-        "max_nodes": max(nodes),
+        "max_nodes": max(nodes, default=0),
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -110,6 +123,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1000)
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated names")
     parser.add_argument("--hints", type=int, default=300, help="mid-game states per game (0: skip)")
+    parser.add_argument("--time-limit", type=float, help="seconds a deal (default: none)")
+    parser.add_argument("--memory-limit", type=int, help="MB of address space a variant (default: none)")
     args = parser.parse_args()
     names = [n for n in args.variants.split(",") if n]
     for name in names:
@@ -122,7 +137,7 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in names:
         with context.Pool(1, maxtasksperchild=1) as pool:
-            r = pool.apply(run_variant, ((name, args.seeds),))
+            r = pool.apply(run_variant, ((name, args.seeds, args.time_limit, args.memory_limit),))
         config = VARIANTS[name][1]
         print(
             f"| {name} | `{config}` | {r['seeds']} | {100 * r['decided'] / r['seeds']:.1f}% | "
