@@ -26,6 +26,7 @@ import sys
 import time
 from typing import Any
 
+from bench.stats import percentile
 from bench.winnability import ROWS
 from games.engine import get_engine
 from games.engine.solitaire_common import PLAYING, Resign
@@ -36,10 +37,6 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "pyramid-reshuffle": ("pyramid", {"reshuffle": True}),
 }
 """The rows of the published win rates (bench.winnability), and PY-6 reshuffle."""
-
-
-def percentile(sorted_values: list[float], share: float) -> float:
-    return sorted_values[min(len(sorted_values) - 1, int(share * len(sorted_values)))]
 
 
 def run_variant(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:

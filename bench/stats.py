@@ -11,7 +11,8 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     rate = wins / games
     centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
     spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - spread, centre + spread
+    # Within [0, 1] in exact arithmetic; the clamp keeps rounding at 0% or 100% from showing.
+    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 def percentile(values: Sequence[float], share: float) -> float:

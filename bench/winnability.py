@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from bench.stats import percentile, wilson
 from games.engine.solver import solve
 
 OUT_DIR = Path("var/winnability")
@@ -76,13 +76,6 @@ ROWS: dict[str, tuple[str, dict[str, Any], str]] = {
     ),
     "tripeaks": ("tripeaks", {}, "Tri-Peaks (all cards known)"),
 }
-
-
-def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    rate = wins / total
-    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
-    spread = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 def _solve_chunk(job: tuple[str, dict[str, Any], list[int]]) -> list[dict[str, Any]]:
@@ -162,11 +155,12 @@ def check() -> int:
     return problems
 
 
-def solve_again(row: str, seeds: list[int], jobs: int) -> tuple[list[dict[str, Any]], list[int]]:
-    """Solve seeds on file again, with the solver as it is now: (new records, seeds whose
-    verdict differs from the one on file)."""
+def solve_again(
+    row: str, done: dict[int, dict[str, Any]], seeds: list[int], jobs: int
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """Solve seeds of ``done`` (the records on file) again, with the solver as it is now:
+    (new records, seeds whose verdict differs from the one on file)."""
     game, config, _ = ROWS[row]
-    done = load(row)
     chunks = [(game, config, seeds[i : i + CHUNK]) for i in range(0, len(seeds), CHUNK)]
     fresh: list[dict[str, Any]] = []
     with multiprocessing.Pool(jobs) as pool:
@@ -179,7 +173,7 @@ def recheck(row: str, seeds: range, jobs: int) -> int:
     """Solve seeds on file again and compare; 1 if a verdict differs."""
     done = load(row)
     todo = [s for s in seeds if s in done]
-    _, differ = solve_again(row, todo, jobs)
+    _, differ = solve_again(row, done, todo, jobs)
     print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
     return 1 if differ else 0
 
@@ -191,7 +185,7 @@ def refresh(row: str, above: int, jobs: int) -> int:
     stage (pyramid_search.RELAX_STAGES) only those deals are searched differently."""
     done = load(row)
     todo = sorted(s for s, r in done.items() if r["nodes"] > above)
-    fresh, differ = solve_again(row, todo, jobs)
+    fresh, differ = solve_again(row, done, todo, jobs)
     print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
     if differ:
         return 1
@@ -215,7 +209,7 @@ def print_times() -> None:
         times = [r["seconds"] for r in records]
 
         def at(share: float, times: list[float] = times) -> str:
-            return f"{1000 * times[min(len(times) - 1, int(share * len(times)))]:.1f} ms"
+            return f"{1000 * percentile(times, share):.1f} ms"
 
         slowest = records[-1]
         print(
