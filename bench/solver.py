@@ -45,7 +45,7 @@ def run_variant(job: tuple[str, int, float | None, int | None]) -> dict[str, Any
     if memory_mb is not None:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, hard))
-    times, nodes = [], []
+    times: list[float] = []
     wins = decided = 0
     slowest = (0.0, 0)
     for seed in range(seeds):
@@ -59,7 +59,6 @@ def run_variant(job: tuple[str, int, float | None, int | None]) -> dict[str, Any
         if sol is None or sol.winnable is None:
             print(f"{name}: seed {seed} undecided ({'memory' if sol is None else 'time'})", file=sys.stderr)
             continue
-        nodes.append(sol.nodes)
         decided += 1
         wins += sol.winnable
     times.sort()
@@ -74,7 +73,6 @@ def run_variant(job: tuple[str, int, float | None, int | None]) -> dict[str, Any
         "max": times[-1],
         "slowest_seed": slowest[1],
         "mean": statistics.mean(times),
-        "max_nodes": max(nodes, default=0),
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
