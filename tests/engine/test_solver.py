@@ -137,6 +137,41 @@ def test_pyramid_verdicts_match_brute_force(chunk: int) -> None:
     assert agree == 50 and 5 < wins < 50
 
 
+def reshuffled_positions(count: int, seed: int, small: int) -> list[tuple[dict[str, Any], PyramidState]]:
+    """Positions of PY-6 reshuffle games with a redeal still ahead (and so a shuffle)."""
+    rnd = random.Random(seed)
+    out: list[tuple[dict[str, Any], PyramidState]] = []
+    while len(out) < count:
+        config = {**random_pyramid_config(rnd), "reshuffle": True, "redeals": rnd.choice([1, 2, 3])}
+        state = PYRAMID.initial_state(config, rnd.randrange(10**6))
+        sol = solve_state("pyramid", state, node_limit=5_000)
+        state = play_down(PYRAMID, state, rnd, sol.actions, cards_in_play, small)
+        if (
+            state.status == PLAYING
+            and state.redeals_used < config["redeals"]
+            and len(state.stock) + len(state.waste) > 1
+        ):
+            out.append((config, state))
+    return out
+
+
+@pytest.mark.parametrize(("small", "seed"), [(16, 1), (18, 2), (20, 3)])
+def test_reshuffled_verdicts_match_brute_force(small: int, seed: int) -> None:
+    """PY-6 reshuffle with limited redeals: a removal from the stock or waste changes the next
+    shuffle, so only some removals may be forced before the last pass (a class with no card
+    in the stock or waste; tableau and reserve Kings) and all of them in it. Both mistakes
+    this guards against (forcing a stock King, or a class with stock cards, before the last
+    pass) were seen to fail here."""
+    wins = 0
+    for config, state in reshuffled_positions(200, seed, small):
+        sol = solve_state("pyramid", state)
+        assert sol.winnable == brute_force(PYRAMID, state), (config, state)
+        if sol.winnable:
+            assert replays_to_win(PYRAMID, state, sol.actions)
+        wins += bool(sol.winnable)
+    assert 20 < wins < 190
+
+
 def gapped_position(rnd: random.Random) -> PyramidState:
     """A hand-built position (as in the rules tests): a few cards anywhere, the rest removed;
     the tableau may have gaps under cards in play, which no deal can reach."""

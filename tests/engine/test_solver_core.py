@@ -22,7 +22,12 @@ from games.engine.pyramid import PyramidState
 from games.engine.solver import _pyramid_core, pyramid_search, solve_state
 from games.engine.solver.pyramid_search import PyramidSearch, SearchAborted
 from games.engine.solver.tripeaks_search import TriPeaksSearch
-from tests.engine.test_solver import gapped_position, pyramid_positions, tripeaks_positions
+from tests.engine.test_solver import (
+    gapped_position,
+    pyramid_positions,
+    reshuffled_positions,
+    tripeaks_positions,
+)
 
 PYRAMID = get_engine("pyramid")
 
@@ -151,6 +156,8 @@ def test_reshuffled_redeals_agree(config: dict[str, Any]) -> None:
 def test_reshuffled_positions_in_the_middle_of_a_game_agree() -> None:
     played = [state for config, state in pyramid_positions(80, seed=12, small=24) if config["reshuffle"]]
     assert len(played) >= 10
+    # With a shuffle still ahead, and so a last pass in a shuffled order (not by id).
+    played += [state for _, state in reshuffled_positions(20, seed=5, small=30)]
     for state in played:
         python, compiled = both(state, node_limit=20_000)
         assert python == compiled, state

@@ -30,6 +30,9 @@
 #define CHECK_EVERY 4096
 #define UNLIMITED_STAND_IN 60
 #define NONE (-1)
+/* pyramid_search.last_pass_wastes: a last pass's waste mask, and one whose order is not by id. */
+#define LAST_PASS ((u64)1 << 62)
+#define SHUFFLED ((u64)1 << 61)
 
 #define MAX_STAGES 4
 
@@ -81,6 +84,7 @@ typedef struct {
     int used, flag, moment, last, len;
     uint32_t table; /* passes whose positions compare share a failure table: 0 but with reshuffle */
     unsigned char seq[MAX_SEQ];
+    u64 waste_flags; /* in the last pass: LAST_PASS, and SHUFFLED if seq is not by id; else 0 */
 } Context;
 
 typedef struct {
@@ -235,6 +239,7 @@ static int context(Search *s, int used, int flag, const unsigned char *seq, int 
         s->contexts = contexts;
         s->contexts_cap = cap;
     }
+    int last = s->max_redeals != NONE && used == s->max_redeals;
     Context *c = malloc(sizeof(Context));
     if (!c) goto out_of_memory;
     int index = (int)s->ncontexts;
@@ -255,7 +260,10 @@ static int context(Search *s, int used, int flag, const unsigned char *seq, int 
         c->moment = (used - in->start_used) * s->span;
         c->table = 0;
     }
-    c->last = s->max_redeals != NONE && used == s->max_redeals && !in->reshuffle;
+    c->last = last;
+    c->waste_flags = last ? LAST_PASS : 0;
+    for (int i = 1; last && i < len; i++)
+        if (seq[i] < seq[i - 1]) c->waste_flags |= SHUFFLED;
     s->contexts[s->ncontexts++] = c;
     s->context_slots[j] = index;
     return index;
@@ -314,11 +322,12 @@ static int has_matching(const Search *s, const int *nodes, int count, u64 waste,
     return !has(s->required, first) && has_matching(s, nodes + 1, count - 1, waste, nested, chosen, nchosen);
 }
 
-/* Whether class c's cards in play can still all be matched; `last`: in the last pass, with
- * the waste the sequence before moment p. */
-static int class_feasible(Search *s, int c, u64 live, int last, int p) {
+/* Whether class c's cards in play can still all be matched; `waste`: 0 before the last pass,
+ * in it the ids of the sequence before the moment, with the pass's Context.waste_flags. */
+static int class_feasible(Search *s, int c, u64 live, u64 waste) {
     int k = s->class_n[c];
-    u64 waste = last ? (((u64)1 << p) - 1) << s->base : 0;
+    /* 0 before the last pass, 1 in it, 2 in it after a reshuffle (no nesting by id then) */
+    int last = !(waste & LAST_PASS) ? 0 : waste & SHUFFLED ? 2 : 1;
     /* Each card of the class is out, in play, or in play in the waste: a base-3 digit. */
     int here = 0, in_waste = 0;
     size_t index = 0, cases = 1;
@@ -335,12 +344,12 @@ static int class_feasible(Search *s, int c, u64 live, int last, int p) {
     }
     index += (size_t)last * cases;
     if (!s->class_table[c]) {
-        s->class_table[c] = malloc(2 * cases);
+        s->class_table[c] = malloc(3 * cases);
         if (!s->class_table[c]) {
             s->memory_error = 1;
             return 1;
         }
-        memset(s->class_table[c], -1, 2 * cases);
+        memset(s->class_table[c], -1, 3 * cases);
     }
     int8_t known = s->class_table[c][index];
     if (known < 0) {
@@ -352,15 +361,15 @@ static int class_feasible(Search *s, int c, u64 live, int last, int p) {
                 if (in_waste >> i & 1) here_waste |= (u64)1 << s->class_ids[c][i];
             }
         }
-        known = (int8_t)has_matching(s, nodes, count, here_waste, last ? s->sequence_mask : 0, chosen, 0);
+        known = (int8_t)has_matching(s, nodes, count, here_waste, last == 1 ? s->sequence_mask : 0, chosen, 0);
         s->class_table[c][index] = known;
     }
     return known;
 }
 
-static int hopeless(Search *s, int last, int p) {
+static int hopeless(Search *s, u64 waste) {
     for (int c = 1; c < CLASSES; c++)
-        if (s->class_n[c] && !class_feasible(s, c, s->live0, last, p)) return 1;
+        if (s->class_n[c] && !class_feasible(s, c, s->live0, waste)) return 1;
     return 0;
 }
 
@@ -405,14 +414,15 @@ static int reserve_twin(const Search *s, int i, u64 live) {
     return 0;
 }
 
-/* Remove the King a (b = NONE) or the pair a, b at moment p: 1 won, 0 lost, -1 aborted. */
-static int play_removal(Search *s, u64 live, int p, int ctx, int a, int b, int stock_top) {
+/* Remove the King a (b = NONE) or the pair a, b at moment p, with `waste` as class_feasible
+ * takes it: 1 won, 0 lost, -1 aborted. */
+static int play_removal(Search *s, u64 live, int p, int ctx, int a, int b, int stock_top, u64 waste) {
     const Context *pass = s->contexts[ctx];
     live &= ~((u64)1 << a);
     if (b >= 0) live &= ~((u64)1 << b);
     if (won(s, live)) return line_push(s, pair_code(a, b)) ? 1 : -1;
     int c = s->class_of[a];
-    if (c && !class_feasible(s, c, live, pass->last, p)) return 0;
+    if (c && !class_feasible(s, c, live, waste)) return 0;
     if (stock_top >= 0 && (a == stock_top || b == stock_top)) {
         p++;
         while (p < pass->len && !has(live, pass->seq[p])) p++;
@@ -438,6 +448,16 @@ static int search(Search *s, u64 live, int p, int ctx) {
     int size = s->size, base = s->base, length = pass->len;
     int used = pass->used, flag = pass->flag, moment = pass->moment, last = pass->last;
     int reshuffle = in->reshuffle;
+    /* A reshuffle ahead makes removals from the stock and waste matter to its order. */
+    int shuffle_ahead = reshuffle && !last;
+    /* The waste as class_feasible takes it; kept up to date with p (gone ids may stay in it). */
+    u64 waste = 0;
+    if (last && !reshuffle) {
+        waste = LAST_PASS | (((u64)1 << p) - 1) << base; /* the only order: ids from base */
+    } else if (last) {
+        waste = pass->waste_flags;
+        for (int i = 0; i < p; i++) waste |= (u64)1 << seq[i];
+    }
     u64 key = live;
     uint32_t table = pass->table;
     int known = table_get(&s->failed, key, table);
@@ -513,15 +533,16 @@ static int search(Search *s, u64 live, int p, int ctx) {
     if (nkings || npairs) {
         int fa = NONE, fb = NONE;
         for (int i = 0; i < nkings; i++) {
-            /* With reshuffle a removal from the stock or waste changes the next shuffle. */
-            if (!reshuffle || (s->max_redeals != NONE && kings[i] < base)) {
+            if (!shuffle_ahead || (s->max_redeals != NONE && kings[i] < base)) {
                 fa = kings[i];
                 break;
             }
         }
-        if (fa == NONE && !reshuffle) {
+        if (fa == NONE && (!shuffle_ahead || s->max_redeals != NONE)) {
             for (int i = 0; i < npairs; i++) {
-                if (whole_class(s, s->class_of[pairs[2 * i]], live, available)) {
+                int c = s->class_of[pairs[2 * i]];
+                if (whole_class(s, c, live, available) &&
+                    (!shuffle_ahead || !(live & s->class_mask[c] & s->sequence_mask))) {
                     fa = pairs[2 * i];
                     fb = pairs[2 * i + 1];
                     break;
@@ -529,7 +550,7 @@ static int search(Search *s, u64 live, int p, int ctx) {
             }
         }
         if (fa != NONE) {
-            result = play_removal(s, live, p, ctx, fa, fb, stock_top);
+            result = play_removal(s, live, p, ctx, fa, fb, stock_top, waste);
             if (result) return result;
             record_failure(s, key, table, known, start);
             return 0;
@@ -557,12 +578,12 @@ static int search(Search *s, u64 live, int p, int ctx) {
         pairs[2 * (j + 1) + 1] = b;
     }
     for (int i = 0; i < nkings; i++)
-        if ((result = play_removal(s, live, p, ctx, kings[i], NONE, stock_top))) return result;
+        if ((result = play_removal(s, live, p, ctx, kings[i], NONE, stock_top, waste))) return result;
     for (int i = 0; i < npairs; i++)
-        if ((result = play_removal(s, live, p, ctx, pairs[2 * i], pairs[2 * i + 1], stock_top)))
+        if ((result = play_removal(s, live, p, ctx, pairs[2 * i], pairs[2 * i + 1], stock_top, waste)))
             return result;
     for (int i = 0; i < noverlaps; i++)
-        if ((result = play_removal(s, live, p, ctx, overlaps[2 * i], overlaps[2 * i + 1], stock_top)))
+        if ((result = play_removal(s, live, p, ctx, overlaps[2 * i], overlaps[2 * i + 1], stock_top, waste)))
             return result;
 
     /* The later moments of this pass: only moves with the new stock top are new. */
@@ -571,7 +592,8 @@ static int search(Search *s, u64 live, int p, int ctx) {
     while (stock_top >= 0) {
         if (last) {
             int c = s->class_of[stock_top];
-            if (c && !class_feasible(s, c, live, 1, p + 1)) break;
+            waste |= (u64)1 << stock_top;
+            if (c && !class_feasible(s, c, live, waste)) break;
         }
         waste_top = stock_top;
         p++;
@@ -586,10 +608,10 @@ static int search(Search *s, u64 live, int p, int ctx) {
         stock_top = seq[p];
         int v = values[stock_top];
         if (v == KING) {
-            result = play_removal(s, live, p, ctx, stock_top, NONE, stock_top);
+            result = play_removal(s, live, p, ctx, stock_top, NONE, stock_top, waste);
             if (result == 1) return push_draws(s, draws);
             if (result < 0) return -1;
-            if (reshuffle) continue;
+            if (shuffle_ahead) continue;
             record_failure(s, key, table, known, start);
             return 0;
         }
@@ -601,9 +623,9 @@ static int search(Search *s, u64 live, int p, int ctx) {
         if (in->waste_usable && values[waste_top] == w) partners[npartners++] = waste_top;
         if (!npartners) continue;
         u64 here = fixed | (u64)1 << stock_top | (in->waste_usable ? (u64)1 << waste_top : 0);
-        int all_here = !reshuffle && whole_class(s, s->class_of[stock_top], live, here);
+        int all_here = !shuffle_ahead && whole_class(s, s->class_of[stock_top], live, here);
         for (int i = 0; i < npartners; i++) {
-            result = play_removal(s, live, p, ctx, partners[i], stock_top, stock_top);
+            result = play_removal(s, live, p, ctx, partners[i], stock_top, stock_top, waste);
             if (result == 1) return push_draws(s, draws);
             if (result < 0) return -1;
             if (all_here) {
@@ -759,8 +781,9 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         result = 1;
         goto done;
     }
-    int last = s.max_redeals != NONE && in->start_used == s.max_redeals && !in->reshuffle;
-    if (hopeless(&s, last, in->start_p)) {
+    /* The first pass's order is by id: its waste at moment p is ids base .. base + p - 1. */
+    int last = s.max_redeals != NONE && in->start_used == s.max_redeals;
+    if (hopeless(&s, last ? LAST_PASS | (((u64)1 << in->start_p) - 1) << s.base : 0)) {
         s.nodes = 1;
         result = 0;
         goto done;

@@ -23,9 +23,10 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   available now and pair up exactly: removing all of them now takes away nothing that
   another card needs. (Removing just any pair early is not safe: its cards might be
   needed by other partners.) With ``reshuffle`` a removal from the stock or waste
-  changes the next shuffle, so there only tableau and reserve Kings are forced, and
-  only with a limited number of redeals (with unlimited ones, a pass whose only
-  removal was that King would lose its redeal).
+  changes the next shuffle, so before the last pass only tableau and reserve Kings and
+  classes with no card in the stock or waste are forced, and only with a limited number
+  of redeals (with unlimited ones, a pass whose only removal was such a card would lose
+  its redeal). The last pass has no shuffle ahead: everything above holds in it.
 * **Twin reserve cards.** Two reserve cards of one rank are both always available, so
   any line can swap their roles: only the one with the lower id is ever played.
 * **Useless redeals.** Without reshuffle, a redeal after a pass that removed nothing is
@@ -39,7 +40,8 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   ``overlap_pairs``, directly on it is allowed); two sequence cards never meet when the
   waste is off limits; in the last pass two waste cards never meet and, with the waste
   off limits, a waste card meets nothing, and two pairs of sequence cards cannot cross
-  (each needs every card between its two gone first). The matching is checked at the
+  (each needs every card between its two gone first; the test orders them by id, so it
+  is left out when a reshuffle made the last pass's order another). The matching is checked at the
   start, for the class of every pair removed and, in the last pass, for the class of
   every card drawn. Each class's answers are cached by its cards in play.
 * **Smaller games.** A search still running after ``RELAX_STAGES`` positions tries to
@@ -78,6 +80,8 @@ TARGET = 13
 KING = 13
 WASTE_SHIFT = 64
 LAST_PASS = 1 << 62
+SHUFFLED = 1 << 61
+"""Marks a last pass's waste masks when its order is not by id (a reshuffled one)."""
 CHECK_EVERY = 1 << 12
 """How many positions pass between two looks at the clock."""
 RELAX_STAGES = (
@@ -127,6 +131,17 @@ def _piled_on(covered_by: tuple[tuple[int, ...], ...], live: int) -> list[int]:
             if live >> j & 1:
                 below[k] |= 1 << j | below[j]
     return below
+
+
+def last_pass_wastes(sequence: tuple[int, ...]) -> list[int]:
+    """The waste of the last pass at each moment p (0 .. len + 1) as a bitmask of ids: the
+    cards of ``sequence`` before p (the live ones among them are the waste). LAST_PASS marks
+    it as the last pass's even when empty; SHUFFLED, a sequence not in the order of ids."""
+    flags = LAST_PASS | (0 if list(sequence) == sorted(sequence) else SHUFFLED)
+    masks = [flags]
+    for i in sequence:
+        masks.append(masks[-1] | 1 << i)
+    return [*masks, masks[-1]]
 
 
 def _crosses(a: int, b: int, chosen: list[tuple[int, int]]) -> bool:
@@ -195,11 +210,7 @@ class PyramidSearch:
         self.first_sequence = tuple(range(self.base, len(cards)))
         self.sequence_mask = ((1 << len(cards)) - 1) >> self.base << self.base
         self.start_p = len(state.waste)
-        # Without reshuffle, the waste at moment p is the live part of ids base .. base + p - 1;
-        # LAST_PASS marks the masks as the last pass's even when the waste is empty.
-        self.waste_masks = [
-            LAST_PASS | ((1 << p) - 1) << self.base for p in range(len(self.first_sequence) + 2)
-        ]
+        self.waste_masks = last_pass_wastes(self.first_sequence)
         self.live = sum(1 << i for i, card in enumerate(cards) if card is not None)
         self.tableau_mask = (1 << size) - 1
         self.covered_by = geometry.covered_by
@@ -233,8 +244,9 @@ class PyramidSearch:
         self.required = self.tableau_mask if self.clear_the_board else (1 << len(cards)) - 1
         self.class_tables: dict[int, dict[int, bool]] = {c: {} for c in self.class_ids}
 
-        self.contexts: list[tuple[int, bool, tuple[int, ...], int, int, bool]] = []
-        """(redeals used, flag, sequence, moment of p = 0, failure-table key bits, last pass)."""
+        self.contexts: list[tuple[int, bool, tuple[int, ...], int, int, list[int] | None]] = []
+        """(redeals used, flag, sequence, moment of p = 0, failure-table key bits, and in the
+        last pass its waste masks by moment, see ``last_pass_wastes``; None before it)."""
         self.context_index: dict[tuple[int, bool, tuple[int, ...]], int] = {}
 
     # -- hopeless proofs -------------------------------------------------------------
@@ -256,14 +268,15 @@ class PyramidSearch:
     def class_feasible(self, c: int, live: int, waste: int = 0) -> bool:
         """The matching test of class ``c``; ``waste`` masks the last pass's waste cards."""
         here = live & self.class_masks[c]
-        key = here | (waste & (here | LAST_PASS)) << WASTE_SHIFT
+        key = here | (waste & (here | LAST_PASS | SHUFFLED)) << WASTE_SHIFT
         table = self.class_tables[c]
         known = table.get(key)
         if known is None:
             nodes = [i for i in self.class_ids[c] if here >> i & 1]
             # In the last pass two sequence cards meet only as waste top and stock top, once
             # every card between them is gone: such pairs nest like brackets.
-            nested = self.sequence_mask if waste else 0
+            # (Nesting is by place in the sequence, which is by id but after a reshuffle.)
+            nested = self.sequence_mask if waste and not waste & SHUFFLED else 0
             known = _has_matching(
                 nodes, self.required, lambda a, b: self.meets(a, b, here & waste), self.values, nested
             )
@@ -292,8 +305,11 @@ class PyramidSearch:
                 moment, table_bits = (0 if flag else span), 0
             else:
                 moment, table_bits = (used - self.start_used) * span, 0
-            last = self.max_redeals is not None and used == self.max_redeals and not self.reshuffle
-            self.contexts.append((used, flag, sequence, moment, table_bits, last))
+            last = self.max_redeals is not None and used == self.max_redeals
+            wastes = None
+            if last:
+                wastes = self.waste_masks if sequence == self.first_sequence else last_pass_wastes(sequence)
+            self.contexts.append((used, flag, sequence, moment, table_bits, wastes))
         return index
 
     # -- the search ------------------------------------------------------------------
@@ -306,7 +322,7 @@ class PyramidSearch:
             return self._run_compiled()
         if self.won(self.live):
             return True
-        last = self.max_redeals is not None and self.start_used == self.max_redeals and not self.reshuffle
+        last = self.max_redeals is not None and self.start_used == self.max_redeals
         if self.hopeless(self.waste_masks[self.start_p] if last else 0):
             self.nodes = 1
             return False
@@ -463,7 +479,7 @@ class PyramidSearch:
         reserve_ids = self.reserve_ids
         reserve_mask = sum(1 << i for i in reserve_ids)
         reserve_end = self.base
-        waste_masks = self.waste_masks
+        sequence_mask = self.sequence_mask
         clear_the_board = self.clear_the_board
         waste_usable = self.waste_usable
         overlap = self.overlap
@@ -536,9 +552,9 @@ class PyramidSearch:
             if not (live & tableau_mask if clear_the_board else live):
                 line.append(pair_text(tuple(cards[i] or "" for i in pair)))
                 return True
-            used, flag, sequence, _, _, last = contexts[ctx]
+            used, flag, sequence, _, _, wastes = contexts[ctx]
             c = class_of[pair[0]]
-            if c and not class_feasible(c, live, waste_masks[p] if last else 0):
+            if c and not class_feasible(c, live, wastes[p] if wastes else 0):
                 return False
             if stock_top in pair:
                 length = len(sequence)
@@ -552,7 +568,9 @@ class PyramidSearch:
 
         def search(live: int, p: int, ctx: int) -> bool:
             """The position at moment ``p``, then each later moment of the pass, then the redeal."""
-            used, flag, sequence, moment, table_bits, last = contexts[ctx]
+            used, flag, sequence, moment, table_bits, wastes = contexts[ctx]
+            # A reshuffle ahead makes removals from the stock and waste matter to its order.
+            shuffle_ahead = reshuffle and wastes is None
             key = live | table_bits
             known = failed.get(key, -1)
             start = moment + p
@@ -596,12 +614,15 @@ class PyramidSearch:
                 by_value.setdefault(v, []).append(a)
             forced: Pair | None = None
             for king in kings:
-                if not reshuffle or (max_redeals is not None and king[0] < reserve_end):
+                if not shuffle_ahead or (max_redeals is not None and king[0] < reserve_end):
                     forced = king
                     break
-            if forced is None and not reshuffle:
+            if forced is None and (not shuffle_ahead or max_redeals is not None):
                 for pair in pairs:
-                    if whole_class(class_of[pair[0]], live, available):
+                    c = class_of[pair[0]]
+                    if whole_class(c, live, available) and (
+                        not shuffle_ahead or not live & class_masks[c] & sequence_mask
+                    ):
                         forced = pair
                         break
             if forced is not None:
@@ -621,9 +642,9 @@ class PyramidSearch:
             draws = 0
             stop = known if known > start else -1
             while stock_top >= 0:
-                if last:
+                if wastes:
                     c = class_of[stock_top]
-                    if c and not class_feasible(c, live, waste_masks[p + 1]):
+                    if c and not class_feasible(c, live, wastes[p + 1]):
                         break
                 waste_top = stock_top
                 p += 1
@@ -642,7 +663,7 @@ class PyramidSearch:
                     if remove(live, p, ctx, (stock_top,), stock_top):
                         line.extend(["draw"] * draws)
                         return True
-                    if reshuffle:
+                    if shuffle_ahead:
                         continue
                     failed[key] = start if known < 0 else min(known, start)
                     return False
@@ -659,7 +680,7 @@ class PyramidSearch:
                 if not partners:
                     continue
                 available = fixed | 1 << stock_top | (1 << waste_top if waste_usable else 0)
-                all_here = not reshuffle and whole_class(class_of[stock_top], live, available)
+                all_here = not shuffle_ahead and whole_class(class_of[stock_top], live, available)
                 for b in partners:
                     if remove(live, p, ctx, (b, stock_top), stock_top):
                         line.extend(["draw"] * draws)
