@@ -34,11 +34,18 @@ PYRAMID = get_engine("pyramid")
 Result = tuple[bool | None, int, tuple[str, ...]]
 
 
-def both(state: Any, node_limit: int | None = None, relax: bool = True) -> tuple[Result, Result]:
+def both(
+    state: Any,
+    node_limit: int | None = None,
+    relax: bool = True,
+    failure_limit: int = pyramid_search.FAILURE_LIMIT,
+) -> tuple[Result, Result]:
     results = []
     for compiled in (False, True):
         search: PyramidSearch | TriPeaksSearch = (
-            PyramidSearch(state, node_limit=node_limit, relax=relax, compiled=compiled)
+            PyramidSearch(
+                state, node_limit=node_limit, relax=relax, compiled=compiled, failure_limit=failure_limit
+            )
             if isinstance(state, PyramidState)
             else TriPeaksSearch(state, node_limit=node_limit, compiled=compiled)
         )
@@ -163,6 +170,29 @@ def test_reshuffled_positions_in_the_middle_of_a_game_agree() -> None:
         assert python == compiled, state
 
 
+@pytest.mark.parametrize(
+    ("config", "seed"),
+    [
+        ({}, 33),
+        ({}, 38),
+        ({"rows": 6, "reserve": True}, 6),
+        ({"rows": 6, "reserve": True}, 26),
+        ({"reshuffle": True}, 38),
+    ],
+    ids=str,
+)
+def test_a_failure_table_that_forgets_agrees(config: dict[str, Any], seed: int) -> None:
+    """The failure table is a cache of two generations (FAILURE_LIMIT). With room for only
+    100 failures a generation, these deals take more positions (they forgot failures), both
+    searches still examine the same ones, and the verdict is the one with room for all."""
+    state = PYRAMID.initial_state(config, seed)
+    python, compiled = both(state, node_limit=100_000, failure_limit=100)
+    assert python == compiled
+    roomy = PyramidSearch(state)
+    assert compiled[0] == roomy.run()
+    assert compiled[1] > roomy.nodes
+
+
 def test_without_the_compiled_modules_the_python_searches_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     from games.engine.solver import solve, tripeaks_search
 
@@ -198,6 +228,7 @@ def core_args(**changes: Any) -> list[Any]:
         "draws": b"",
         "redeal_first": 0,
         "redeal_count": 0,
+        "failure_limit": pyramid_search.FAILURE_LIMIT,
     }
     return list({**args, **changes}.values())
 
@@ -215,6 +246,7 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"values": bytes([14] * 52)}, "card values"),
         ({"covers": bytes(3)}, "covers"),
         ({"stages": [(1, (9,), 1)]}, "stages"),
+        ({"failure_limit": 0}, "failure_limit"),
         ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
         ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],

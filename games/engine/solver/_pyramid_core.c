@@ -58,6 +58,7 @@ typedef struct {
     long long node_limit; /* NONE: no limit */
     double deadline;      /* < 0: none */
     int relax;
+    long long failure_limit; /* positions a generation of the failure table holds */
     Stage stages[MAX_STAGES];
     int nstages;
 } Input;
@@ -81,10 +82,10 @@ _Static_assert((MAX_IDS + 1) * (MAX_SEQ + 1) <= (1 << (64 - MOMENT_SHIFT)), "mom
 /* A pass: the redeals used, whether it removed a card yet, and its order of cards (which
  * changes only with reshuffle). pyramid_search.PyramidSearch.context. */
 typedef struct {
+    u64 waste_flags; /* in the last pass: LAST_PASS, and SHUFFLED if seq is not by id; else 0 */
     int used, flag, moment, last, len;
     uint32_t table; /* passes whose positions compare share a failure table: 0 but with reshuffle */
-    unsigned char seq[MAX_SEQ];
-    u64 waste_flags; /* in the last pass: LAST_PASS, and SHUFFLED if seq is not by id; else 0 */
+    unsigned char seq[]; /* len ids: with reshuffle a search can make millions of contexts */
 } Context;
 
 typedef struct {
@@ -102,7 +103,7 @@ typedef struct {
     u64 class_mask[CLASSES], low_mask[CLASSES];
     int class_ids[CLASSES][MAX_CLASS], class_n[CLASSES];
     int8_t *class_table[CLASSES];
-    FailTable failed;
+    FailTable failed, old; /* the failure table's young and old generations (record_failure) */
     Context **contexts;
     size_t ncontexts, contexts_cap;
     int32_t *context_slots; /* open addressing over contexts, by content; -1: empty */
@@ -144,7 +145,7 @@ static int holds(const FailTable *t, size_t i, u64 key, uint32_t table) {
     return (t->slots[i] & KEY_MASK) == key && (!t->tables || t->tables[i] == table);
 }
 
-static int32_t table_get(const FailTable *t, u64 key, uint32_t table) {
+static int32_t table_find(const FailTable *t, u64 key, uint32_t table) {
     if (!t->cap) return NONE;
     for (size_t i = slot_of(key, table, t->cap);; i = (i + 1) & (t->cap - 1)) {
         if (!t->slots[i]) return NONE;
@@ -177,10 +178,25 @@ static int table_grow(FailTable *t) {
     return 1;
 }
 
-/* Keys are never 0: no card in play is a won position, never recorded. */
+static int32_t failed_at(const Search *s, u64 key, uint32_t table) {
+    int32_t known = table_find(&s->failed, key, table);
+    return known == NONE ? table_find(&s->old, key, table) : known;
+}
+
+/* Keys are never 0: no card in play is a won position, never recorded. The table is a cache
+ * (pyramid_search.PyramidSearch._search): a young generation full with in->failure_limit
+ * positions becomes the old one, and the old one is dropped. */
 static void record_failure(Search *s, u64 key, uint32_t table, int known, int start) {
     FailTable *t = &s->failed;
     u64 moment = (u64)(known < 0 || start < known ? start : known);
+    if ((long long)t->count >= s->in->failure_limit && table_find(t, key, table) == NONE) {
+        free(s->old.slots);
+        free(s->old.tables);
+        s->old = *t;
+        t->slots = NULL;
+        t->tables = NULL;
+        t->cap = t->count = 0;
+    }
     /* Up to three quarters full: linear probing stays short with mix64, and the worst lost
      * deals (tens of millions of positions recorded) fit in half the memory of half full. */
     if ((t->count + 1) * 4 > t->cap * 3 && !table_grow(t)) {
@@ -240,7 +256,7 @@ static int context(Search *s, int used, int flag, const unsigned char *seq, int 
         s->contexts_cap = cap;
     }
     int last = s->max_redeals != NONE && used == s->max_redeals;
-    Context *c = malloc(sizeof(Context));
+    Context *c = malloc(sizeof(Context) + (size_t)len);
     if (!c) goto out_of_memory;
     int index = (int)s->ncontexts;
     /* Stored under its key's `used`, as Python's, which counts redeals only when they matter. */
@@ -460,7 +476,7 @@ static int search(Search *s, u64 live, int p, int ctx) {
     }
     u64 key = live;
     uint32_t table = pass->table;
-    int known = table_get(&s->failed, key, table);
+    int known = failed_at(s, key, table);
     int start = moment + p;
     if (known >= 0 && known <= start) return 0;
     if (!tick(s)) return -1;
@@ -760,11 +776,14 @@ static void setup(Search *s, const Input *in) {
     s->required = in->clear_the_board ? s->tableau_mask : (((u64)1 << in->n) - 1);
     s->budget = in->node_limit;
     s->failed.with_tables = in->reshuffle;
+    s->old.with_tables = in->reshuffle;
 }
 
 static void teardown(Search *s) {
     free(s->failed.slots);
     free(s->failed.tables);
+    free(s->old.slots);
+    free(s->old.tables);
     for (size_t i = 0; i < s->ncontexts; i++) free(s->contexts[i]);
     free(s->contexts);
     free(s->context_slots);
@@ -889,12 +908,16 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!ii", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
-                          &in.redeal_count))
+                          &in.redeal_count, &in.failure_limit))
         return NULL;
+    if (in.failure_limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "failure_limit: at least 1");
+        return NULL;
+    }
     if (!read_stages(stage_spec, &in)) return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(values);
     if (n > MAX_IDS || in.size < 0 || in.size > MAX_SLOTS || in.nreserve < 0 || in.size + in.nreserve > n ||

@@ -50,6 +50,10 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   does not. Each stage tries bigger games, or the same with more positions. Such proofs
   only ever say "lost"; a win is always a line found in the real game.
 
+The failure table is only a cache: it keeps two generations of ``FAILURE_LIMIT`` positions
+(see ``_search``), so a long search (reshuffle's, chiefly) stays within bounded memory and
+still gives the exact verdict; a failure it forgot is searched again.
+
 ``run`` hands the search to ``_pyramid_core.c``, the same search compiled (built by the
 install step, setup.py), which visits the same positions in the same order: the Python
 search below is the reference it is tested against (tests/engine/test_solver_core.py)
@@ -94,6 +98,9 @@ RELAX_STAGES = (
 smaller games keeping this many classes, each allowed this many positions (see relaxations)."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
+FAILURE_LIMIT = 3 << 22
+"""Failures a generation of the failure table holds (see ``_search``): 12,582,912, three
+quarters of 2**24 slots, so that the compiled table's two generations stay under 400 MB."""
 RECURSION_LIMIT = 20_000
 """Deep enough for the longest line: every removal and redeal nests one frame."""
 
@@ -188,9 +195,11 @@ class PyramidSearch:
         deadline: float | None = None,
         relax: bool = True,
         compiled: bool = True,
+        failure_limit: int = FAILURE_LIMIT,
     ) -> None:
         config = state.config
         self.compiled = compiled and _pyramid_core is not None
+        self.failure_limit = failure_limit
         geometry = GEOMETRY[config.rows]
         size = geometry.size
         self.state = state
@@ -395,6 +404,7 @@ class PyramidSearch:
             redeal_draws(self.seed, state.redeals_used, redeals_ahead, len(self.first_sequence)),
             state.redeals_used,
             redeals_ahead,
+            self.failure_limit,
         )
         if status < 0:
             raise SearchAborted
@@ -425,7 +435,12 @@ class PyramidSearch:
         for size in sizes:
             for chosen in combinations(sorted(self.class_ids), size):
                 search = PyramidSearch(
-                    self.reduced(set(chosen)), each, self.deadline, relax=False, compiled=False
+                    self.reduced(set(chosen)),
+                    each,
+                    self.deadline,
+                    relax=False,
+                    compiled=False,
+                    failure_limit=self.failure_limit,
                 )
                 try:
                     won = search.run()
@@ -465,7 +480,23 @@ class PyramidSearch:
         )
 
     def _search(self) -> tuple[Callable[[int, int, int], bool], Callable[[], int], list[int]]:
-        failed: dict[int, int] = {}
+        # The failure table is a cache, so that a long search stays within bounded memory:
+        # when its young generation holds failure_limit positions, that becomes the old one
+        # (the previous old is dropped). A failure forgotten is only searched again.
+        young: dict[int, int] = {}
+        old: dict[int, int] = {}
+        failure_limit = self.failure_limit
+
+        def failed_at(key: int) -> int:
+            known = young.get(key)
+            return old.get(key, -1) if known is None else known
+
+        def record(key: int, moment: int) -> None:
+            nonlocal young, old
+            if len(young) >= failure_limit and key not in young:
+                old, young = young, {}
+            young[key] = moment
+
         values = self.values
         cards = self.cards
         class_of = self.class_of
@@ -572,7 +603,7 @@ class PyramidSearch:
             # A reshuffle ahead makes removals from the stock and waste matter to its order.
             shuffle_ahead = reshuffle and wastes is None
             key = live | table_bits
-            known = failed.get(key, -1)
+            known = failed_at(key)
             start = moment + p
             if 0 <= known <= start:
                 return False
@@ -628,7 +659,7 @@ class PyramidSearch:
             if forced is not None:
                 if remove(live, p, ctx, forced, stock_top):
                     return True
-                failed[key] = start if known < 0 else min(known, start)
+                record(key, start if known < 0 else min(known, start))
                 return False
             # Reserve cards first, then the tableau's, then stock and waste. Reserve first is
             # measured, not derived: on the 6-row + reserve variant it found the lines of its
@@ -665,7 +696,7 @@ class PyramidSearch:
                         return True
                     if shuffle_ahead:
                         continue
-                    failed[key] = start if known < 0 else min(known, start)
+                    record(key, start if known < 0 else min(known, start))
                     return False
                 w = TARGET - v
                 partners = tableau_values.get(w, ())
@@ -686,7 +717,7 @@ class PyramidSearch:
                         line.extend(["draw"] * draws)
                         return True
                     if all_here:
-                        failed[key] = start if known < 0 else min(known, start)
+                        record(key, start if known < 0 else min(known, start))
                         return False
 
             if (
@@ -706,7 +737,7 @@ class PyramidSearch:
                     line.append("redeal")
                     line.extend(["draw"] * draws)
                     return True
-            failed[key] = start if known < 0 else min(known, start)
+            record(key, start if known < 0 else min(known, start))
             return False
 
         def examined() -> int:
