@@ -172,6 +172,17 @@ def test_reshuffled_verdicts_match_brute_force(small: int, seed: int) -> None:
     assert 20 < wins < 190
 
 
+def test_reshuffled_deals_are_decided_in_few_positions() -> None:
+    """PY-6 reshuffle: the free-stock proofs (pyramid_search.PyramidSearch.freed) decide
+    every one of these deals in well under 200,000 positions; before them #40, #56 and #72
+    took tens of millions (and #40 2.5 GB)."""
+    for seed in range(100):
+        sol = solve("pyramid", {"reshuffle": True}, seed, node_limit=200_000)
+        assert sol.winnable is not None, seed
+        if sol.winnable:
+            assert PYRAMID.replay({"reshuffle": True}, seed, sol.actions)[-1].status == WON
+
+
 def gapped_position(rnd: random.Random) -> PyramidState:
     """A hand-built position (as in the rules tests): a few cards anywhere, the rest removed;
     the tableau may have gaps under cards in play, which no deal can reach."""

@@ -177,7 +177,8 @@ def test_reshuffled_positions_in_the_middle_of_a_game_agree() -> None:
         ({}, 38),
         ({"rows": 6, "reserve": True}, 6),
         ({"rows": 6, "reserve": True}, 26),
-        ({"reshuffle": True}, 38),
+        ({"reshuffle": True}, 18),
+        ({"reshuffle": True, "redeals": None}, 12),
     ],
     ids=str,
 )
@@ -229,6 +230,7 @@ def core_args(**changes: Any) -> list[Any]:
         "redeal_first": 0,
         "redeal_count": 0,
         "failure_limit": pyramid_search.FAILURE_LIMIT,
+        "free_stock_nodes": pyramid_search.FREE_STOCK_NODES,
     }
     return list({**args, **changes}.values())
 

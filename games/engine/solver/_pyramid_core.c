@@ -59,6 +59,7 @@ typedef struct {
     double deadline;      /* < 0: none */
     int relax;
     long long failure_limit; /* positions a generation of the failure table holds */
+    long long free_stock_nodes; /* pyramid_search.FREE_STOCK_NODES */
     Stage stages[MAX_STAGES];
     int nstages;
 } Input;
@@ -74,6 +75,13 @@ typedef struct {
     size_t cap, count;
     int with_tables;
 } FailTable;
+
+/* pyramid_search.Cache: a young generation holding `limit` keys becomes the old one, and the
+ * previous old one is dropped. Keys are never 0 (the positions kept have cards in play). */
+typedef struct {
+    FailTable young, old;
+    long long limit;
+} Cache;
 
 #define MOMENT_SHIFT MAX_IDS
 #define KEY_MASK (((u64)1 << MOMENT_SHIFT) - 1)
@@ -103,7 +111,8 @@ typedef struct {
     u64 class_mask[CLASSES], low_mask[CLASSES];
     int class_ids[CLASSES][MAX_CLASS], class_n[CLASSES];
     int8_t *class_table[CLASSES];
-    FailTable failed, old; /* the failure table's young and old generations (record_failure) */
+    Cache failed;    /* live cards -> earliest moment known to fail */
+    Cache free_lost; /* live cards -> whether lost with a free stock (lost_with_a_free_stock) */
     Context **contexts;
     size_t ncontexts, contexts_cap;
     int32_t *context_slots; /* open addressing over contexts, by content; -1: empty */
@@ -178,38 +187,46 @@ static int table_grow(FailTable *t) {
     return 1;
 }
 
-static int32_t failed_at(const Search *s, u64 key, uint32_t table) {
-    int32_t known = table_find(&s->failed, key, table);
-    return known == NONE ? table_find(&s->old, key, table) : known;
+static int32_t cache_get(const Cache *c, u64 key, uint32_t table) {
+    int32_t value = table_find(&c->young, key, table);
+    return value == NONE ? table_find(&c->old, key, table) : value;
 }
 
-/* Keys are never 0: no card in play is a won position, never recorded. The table is a cache
- * (pyramid_search.PyramidSearch._search): a young generation full with in->failure_limit
- * positions becomes the old one, and the old one is dropped. */
-static void record_failure(Search *s, u64 key, uint32_t table, int known, int start) {
-    FailTable *t = &s->failed;
-    u64 moment = (u64)(known < 0 || start < known ? start : known);
-    if ((long long)t->count >= s->in->failure_limit && table_find(t, key, table) == NONE) {
-        free(s->old.slots);
-        free(s->old.tables);
-        s->old = *t;
+/* 0 out of memory. */
+static int cache_put(Cache *c, u64 key, uint32_t table, u64 value) {
+    FailTable *t = &c->young;
+    if ((long long)t->count >= c->limit && table_find(t, key, table) == NONE) {
+        free(c->old.slots);
+        free(c->old.tables);
+        c->old = *t;
         t->slots = NULL;
         t->tables = NULL;
         t->cap = t->count = 0;
     }
     /* Up to three quarters full: linear probing stays short with mix64, and the worst lost
      * deals (tens of millions of positions recorded) fit in half the memory of half full. */
-    if ((t->count + 1) * 4 > t->cap * 3 && !table_grow(t)) {
-        s->memory_error = 1;
-        return;
-    }
+    if ((t->count + 1) * 4 > t->cap * 3 && !table_grow(t)) return 0;
     size_t i = slot_of(key, table, t->cap);
     while (t->slots[i] && !holds(t, i, key, table)) i = (i + 1) & (t->cap - 1);
     if (!t->slots[i]) {
         if (t->tables) t->tables[i] = table;
         t->count++;
     }
-    t->slots[i] = key | moment << MOMENT_SHIFT;
+    t->slots[i] = key | value << MOMENT_SHIFT;
+    return 1;
+}
+
+/* Keys are never 0: no card in play is a won position, never recorded. */
+static void record_failure(Search *s, u64 key, uint32_t table, int known, int start) {
+    u64 moment = (u64)(known < 0 || start < known ? start : known);
+    if (!cache_put(&s->failed, key, table, moment)) s->memory_error = 1;
+}
+
+static void cache_free(Cache *c) {
+    free(c->young.slots);
+    free(c->young.tables);
+    free(c->old.slots);
+    free(c->old.tables);
 }
 
 /* -- contexts ------------------------------------------------------------------------ */
@@ -422,6 +439,48 @@ static int whole_class(const Search *s, int c, u64 live, u64 available) {
 
 static int search(Search *s, u64 live, int p, int ctx);
 
+/* PyramidSearch.freed: the position `live` with every stock and waste card in play moved to
+ * the reserve, in order of ids, and no redeal. */
+static void free_stock(const Input *in, u64 live, Input *out) {
+    *out = *in;
+    int n = in->size;
+    for (int i = 0; i < in->size; i++) out->values[i] = has(live, i) ? in->values[i] : 0;
+    for (int i = in->size; i < in->n; i++)
+        if (has(live, i) && in->values[i]) out->values[n++] = in->values[i];
+    for (int i = n; i < MAX_IDS; i++) out->values[i] = 0;
+    out->n = n;
+    out->nreserve = n - in->size;
+    out->seq_len = 0;
+    out->start_p = out->start_used = out->redeals = 0;
+    out->pass_removed = out->reshuffle = out->relax = 0;
+    out->draws = NULL;
+    out->redeal_first = out->redeal_count = 0;
+    out->node_limit = in->free_stock_nodes;
+}
+
+/* pyramid_search: lost_with_a_free_stock. 1 proven lost, 0 not, -1 aborted. */
+static int lost_with_a_free_stock(Search *s, u64 live) {
+    int32_t known = cache_get(&s->free_lost, live, 0);
+    if (known != NONE) return known;
+    Input freed;
+    free_stock(s->in, live, &freed);
+    long long nodes = 0;
+    int result = run_search(&freed, &nodes, NULL, &s->memory_error);
+    if (s->memory_error) return -1;
+    if (result < 0) {
+        if (s->in->deadline >= 0 && now() > s->in->deadline) return -1;
+        result = 1;
+    }
+    known = !result;
+    if (!cache_put(&s->free_lost, live, 0, (u64)known)) {
+        s->memory_error = 1;
+        return -1;
+    }
+    s->nodes += nodes;
+    if (s->budget > 0 && s->nodes >= s->budget) return -1;
+    return known;
+}
+
 /* Whether a reserve card of i's rank with a lower id is in play: only the first of two
  * interchangeable reserve cards is ever played (pyramid_search: reserve_twin). */
 static int reserve_twin(const Search *s, int i, u64 live) {
@@ -476,11 +535,19 @@ static int search(Search *s, u64 live, int p, int ctx) {
     }
     u64 key = live;
     uint32_t table = pass->table;
-    int known = failed_at(s, key, table);
+    int known = cache_get(&s->failed, key, table);
     int start = moment + p;
     if (known >= 0 && known <= start) return 0;
     if (!tick(s)) return -1;
     if (s->memory_error) return -1;
+    if (shuffle_ahead) {
+        int lost = lost_with_a_free_stock(s, live);
+        if (lost < 0) return -1;
+        if (lost) {
+            record_failure(s, key, table, known, start);
+            return 0;
+        }
+    }
 
     int stock_top = p < length ? seq[p] : NONE;
     int q = p - 1;
@@ -775,15 +842,13 @@ static void setup(Search *s, const Input *in) {
     }
     s->required = in->clear_the_board ? s->tableau_mask : (((u64)1 << in->n) - 1);
     s->budget = in->node_limit;
-    s->failed.with_tables = in->reshuffle;
-    s->old.with_tables = in->reshuffle;
+    s->failed.young.with_tables = s->failed.old.with_tables = in->reshuffle;
+    s->failed.limit = s->free_lost.limit = in->failure_limit;
 }
 
 static void teardown(Search *s) {
-    free(s->failed.slots);
-    free(s->failed.tables);
-    free(s->old.slots);
-    free(s->old.tables);
+    cache_free(&s->failed);
+    cache_free(&s->free_lost);
     for (size_t i = 0; i < s->ncontexts; i++) free(s->contexts[i]);
     free(s->contexts);
     free(s->context_slots);
@@ -908,11 +973,11 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
-                          &in.redeal_count, &in.failure_limit))
+                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes))
         return NULL;
     if (in.failure_limit < 1) {
         PyErr_SetString(PyExc_ValueError, "failure_limit: at least 1");

@@ -44,6 +44,12 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   is left out when a reshuffle made the last pass's order another). The matching is checked at the
   start, for the class of every pair removed and, in the last pass, for the class of
   every card drawn. Each class's answers are cached by its cards in play.
+* **A free stock (reshuffle).** With a shuffle ahead, each position is first tried as
+  ``freed``: every stock and waste card in play always available, and no redeal. A line
+  of the real game is one of that game too, so if that game is lost, so is the position,
+  whatever orders its redeals bring. It is small and quick to decide, and it is what
+  makes reshuffle deals short (#40: 160 million positions without it, 2,992 with it); its positions
+  count as the search's, and its verdicts are kept by the cards in play.
 * **Smaller games.** A search still running after ``RELAX_STAGES`` positions tries to
   prove the position lost on games that keep only some classes and the tableau's Kings
   (``relaxations``): those see the passes and the order of the stock, which the matching
@@ -98,6 +104,9 @@ RELAX_STAGES = (
 smaller games keeping this many classes, each allowed this many positions (see relaxations)."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
+FREE_STOCK_NODES = 1_000_000
+"""Positions a reshuffle search may spend on one ``freed`` game (see the module doc); such a
+game is small (no stock), and none of the first 6,000 deals' needed more than a few thousand."""
 FAILURE_LIMIT = 3 << 22
 """Failures a generation of the failure table holds (see ``_search``): 12,582,912, three
 quarters of 2**24 slots, so that the compiled table's two generations stay under 400 MB."""
@@ -183,6 +192,29 @@ def _has_matching(
         ):
             return True
     return not required >> first & 1 and _has_matching(rest, required, meets, values, nested, chosen)
+
+
+class Cache:
+    """A table that stays within bounded memory: when its young generation holds ``limit``
+    keys, that becomes the old one and the previous old one is dropped. The search keeps
+    only what it can compute again in it (``_pyramid_core.c``'s Cache forgets alike)."""
+
+    __slots__ = ("limit", "old", "young")
+
+    def __init__(self, limit: int) -> None:
+        self.young: dict[int, int] = {}
+        self.old: dict[int, int] = {}
+        self.limit = limit
+
+    def get(self, key: int) -> int:
+        """The value of ``key``, or -1."""
+        value = self.young.get(key)
+        return self.old.get(key, -1) if value is None else value
+
+    def put(self, key: int, value: int) -> None:
+        if len(self.young) >= self.limit and key not in self.young:
+            self.old, self.young = self.young, {}
+        self.young[key] = value
 
 
 class PyramidSearch:
@@ -405,6 +437,7 @@ class PyramidSearch:
             state.redeals_used,
             redeals_ahead,
             self.failure_limit,
+            FREE_STOCK_NODES,
         )
         if status < 0:
             raise SearchAborted
@@ -453,6 +486,24 @@ class PyramidSearch:
                     return spent, True
         return spent, False
 
+    def freed(self, live: int) -> PyramidState:
+        """The position ``live`` with every stock and waste card in play moved to the reserve,
+        where it is always available, and no redeal. Each line of the real game, less its
+        draws and redeals, is a line of this one, so if this one is lost, so is the real
+        game, whatever order its redeals shuffle the cards into."""
+        state = self.state
+        cards = self.cards
+        return replace(
+            state,
+            config=replace(state.config, redeals=0, reshuffle=False),
+            tableau=tuple(card if live >> i & 1 else None for i, card in enumerate(cards[: self.size])),
+            reserve=tuple(card for i, card in enumerate(cards) if i >= self.size and live >> i & 1 and card),
+            stock=(),
+            waste=(),
+            redeals_used=0,
+            pass_removed=False,
+        )
+
     def reduced(self, classes: set[int]) -> PyramidState:
         """The position with only the cards of ``classes`` (see ``relaxations``)."""
         state = self.state
@@ -480,23 +531,10 @@ class PyramidSearch:
         )
 
     def _search(self) -> tuple[Callable[[int, int, int], bool], Callable[[], int], list[int]]:
-        # The failure table is a cache, so that a long search stays within bounded memory:
-        # when its young generation holds failure_limit positions, that becomes the old one
-        # (the previous old is dropped). A failure forgotten is only searched again.
-        young: dict[int, int] = {}
-        old: dict[int, int] = {}
-        failure_limit = self.failure_limit
-
-        def failed_at(key: int) -> int:
-            known = young.get(key)
-            return old.get(key, -1) if known is None else known
-
-        def record(key: int, moment: int) -> None:
-            nonlocal young, old
-            if len(young) >= failure_limit and key not in young:
-                old, young = young, {}
-            young[key] = moment
-
+        failures = Cache(self.failure_limit)
+        failed_at = failures.get
+        record = failures.put
+        free_lost = Cache(self.failure_limit)
         values = self.values
         cards = self.cards
         class_of = self.class_of
@@ -608,6 +646,9 @@ class PyramidSearch:
             if 0 <= known <= start:
                 return False
             tick()
+            if shuffle_ahead and lost_with_a_free_stock(live):
+                record(key, start if known < 0 else min(known, start))
+                return False
             length = len(sequence)
             stock_top = sequence[p] if p < length else -1
             q = p - 1
@@ -739,6 +780,33 @@ class PyramidSearch:
                     return True
             record(key, start if known < 0 else min(known, start))
             return False
+
+        def lost_with_a_free_stock(live: int) -> bool:
+            """Whether ``freed(live)`` is proven lost within FREE_STOCK_NODES positions, which
+            count as this search's."""
+            nonlocal nodes
+            known = free_lost.get(live)
+            if known < 0:
+                search = PyramidSearch(
+                    self.freed(live),
+                    FREE_STOCK_NODES,
+                    deadline,
+                    relax=False,
+                    compiled=False,
+                    failure_limit=self.failure_limit,
+                )
+                try:
+                    known = int(not search.run())
+                except SearchAborted:
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise
+                    known = 0
+                free_lost.put(live, known)
+                nodes += search.nodes
+                self.nodes = nodes
+                if 0 < budget[0] <= nodes:
+                    raise SearchAborted
+            return known == 1
 
         def examined() -> int:
             return nodes
