@@ -33,10 +33,9 @@ from games.engine.solitaire_common import PLAYING, Resign
 from games.engine.solver import hint, solve
 
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
-    **{name: (game, config) for name, (game, config, _) in ROWS.items()},
-    "pyramid-reshuffle": ("pyramid", {"reshuffle": True}),
+    name: (game, config) for name, (game, config, _) in ROWS.items()
 }
-"""The rows of the published win rates (bench.winnability), and PY-6 reshuffle."""
+"""The rows of the published win rates (bench.winnability)."""
 
 
 def run_variant(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:

@@ -74,6 +74,11 @@ ROWS: dict[str, tuple[str, dict[str, Any], str]] = {
         {"rows": 6, "reserve": True},
         "Pyramid, 6 rows + 6-card reserve, all 52, 3 passes",
     ),
+    "pyramid-52-3-reshuffle": (
+        "pyramid",
+        {"reshuffle": True},
+        "Pyramid, all 52 cards, 3 passes, each redeal shuffled",
+    ),
     "tripeaks": ("tripeaks", {}, "Tri-Peaks (all cards known)"),
 }
 
@@ -138,6 +143,8 @@ EASIER = [
     ("pyramid-52-u", "pyramid-board-u"),
     *[(row, f"{row}-overlap") for row in ("pyramid-52-1", "pyramid-52-3", "pyramid-52-u")],
     *[(row, f"{row}-overlap") for row in ("pyramid-board-1", "pyramid-board-3", "pyramid-board-u")],
+    # A one-pass win never redeals, so it is a win whatever the redeals would shuffle.
+    ("pyramid-52-1", "pyramid-52-3-reshuffle"),
 ]
 
 
