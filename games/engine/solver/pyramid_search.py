@@ -41,15 +41,15 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   waste is off limits; in the last pass two waste cards never meet and, with the waste
   off limits, a waste card meets nothing, and two pairs of sequence cards cannot cross
   (each needs every card between its two gone first; the test orders them by id, so it
-  is left out when a reshuffle made the last pass's order another). The matching is checked at the
-  start, for the class of every pair removed and, in the last pass, for the class of
-  every card drawn. Each class's answers are cached by its cards in play.
+  is left out when a reshuffle made the last pass's order another). The matching is
+  checked at the start, for the class of every pair removed and, in the last pass, for
+  the class of every card drawn. Each class's answers are cached by its cards in play.
 * **A free stock (reshuffle).** With a shuffle ahead, each position is first tried as
   ``freed``: every stock and waste card in play always available, and no redeal. A line
   of the real game is one of that game too, so if that game is lost, so is the position,
   whatever orders its redeals bring. It is small and quick to decide, and it is what
-  makes reshuffle deals short (#40: 160 million positions without it, 2,992 with it); its positions
-  count as the search's, and its verdicts are kept by the cards in play.
+  makes reshuffle deals short (#40: 160 million positions without it, 2,992 with it);
+  its positions count as the search's, and its verdicts are kept by the cards in play.
 * **Smaller games.** A search still running after ``RELAX_STAGES`` positions tries to
   prove the position lost on games that keep only some classes and the tableau's Kings
   (``relaxations``): those see the passes and the order of the stock, which the matching
@@ -105,8 +105,9 @@ smaller games keeping this many classes, each allowed this many positions (see r
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 FREE_STOCK_NODES = 1_000_000
-"""Positions a reshuffle search may spend on one ``freed`` game (see the module doc); such a
-game is small (no stock), and none of the first 6,000 deals' needed more than a few thousand."""
+"""Positions a reshuffle search may spend on one ``freed`` game (see the module doc). Such a
+game has no stock and is decided quickly: with no bound at all, the first 1,000 reshuffle
+deals took 2.0 s in all (docs/benchmarks.md, Reshuffle)."""
 FAILURE_LIMIT = 3 << 22
 """Failures a generation of the failure table holds (see ``_search``): 12,582,912, three
 quarters of 2**24 slots, so that the compiled table's two generations stay under 400 MB."""
