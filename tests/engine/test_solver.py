@@ -183,6 +183,15 @@ def test_reshuffled_deals_are_decided_in_few_positions() -> None:
             assert PYRAMID.replay({"reshuffle": True}, seed, sol.actions)[-1].status == WON
 
 
+@pytest.mark.parametrize("limit", [50, 500, 5000])
+def test_free_stock_proofs_stay_within_the_node_budget(limit: int) -> None:
+    """A hint's or a daily deal's budget bounds every position examined, those of the
+    free-stock games included (before they took their own budget, 155 of these 300 searches
+    went past theirs)."""
+    for seed in range(100):
+        assert solve("pyramid", {"reshuffle": True}, seed, node_limit=limit).nodes <= limit
+
+
 def gapped_position(rnd: random.Random) -> PyramidState:
     """A hand-built position (as in the rules tests): a few cards anywhere, the rest removed;
     the tableau may have gaps under cards in play, which no deal can reach."""

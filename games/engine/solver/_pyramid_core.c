@@ -441,7 +441,7 @@ static int search(Search *s, u64 live, int p, int ctx);
 
 /* PyramidSearch.freed: the position `live` with every stock and waste card in play moved to
  * the reserve, in order of ids, and no redeal. */
-static void free_stock(const Input *in, u64 live, Input *out) {
+static void free_stock(const Input *in, u64 live, long long node_limit, Input *out) {
     *out = *in;
     int n = in->size;
     for (int i = 0; i < in->size; i++) out->values[i] = has(live, i) ? in->values[i] : 0;
@@ -455,15 +455,18 @@ static void free_stock(const Input *in, u64 live, Input *out) {
     out->pass_removed = out->reshuffle = out->relax = 0;
     out->draws = NULL;
     out->redeal_first = out->redeal_count = 0;
-    out->node_limit = in->free_stock_nodes;
+    out->node_limit = node_limit;
 }
 
-/* pyramid_search: lost_with_a_free_stock. 1 proven lost, 0 not, -1 aborted. */
+/* pyramid_search: lost_with_a_free_stock, within the search's own budget. 1 proven lost, 0
+ * not, -1 aborted. */
 static int lost_with_a_free_stock(Search *s, u64 live) {
     int32_t known = cache_get(&s->free_lost, live, 0);
     if (known != NONE) return known;
+    long long limit = s->in->free_stock_nodes;
+    if (s->budget > 0 && s->budget - s->nodes < limit) limit = s->budget - s->nodes;
     Input freed;
-    free_stock(s->in, live, &freed);
+    free_stock(s->in, live, limit, &freed);
     long long nodes = 0;
     int result = run_search(&freed, &nodes, NULL, &s->memory_error);
     if (s->memory_error) return -1;

@@ -784,13 +784,13 @@ class PyramidSearch:
 
         def lost_with_a_free_stock(live: int) -> bool:
             """Whether ``freed(live)`` is proven lost within FREE_STOCK_NODES positions, which
-            count as this search's."""
+            count as this search's (so that it never runs past this search's own budget)."""
             nonlocal nodes
             known = free_lost.get(live)
             if known < 0:
                 search = PyramidSearch(
                     self.freed(live),
-                    FREE_STOCK_NODES,
+                    FREE_STOCK_NODES if budget[0] <= 0 else min(FREE_STOCK_NODES, budget[0] - nodes),
                     deadline,
                     relax=False,
                     compiled=False,
