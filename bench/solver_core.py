@@ -25,7 +25,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "pyramid-52-1": ("pyramid", {"redeals": 0}),
     "pyramid-board-u-overlap": ("pyramid", {"clear_the_board": True, "redeals": None, "overlap_pairs": True}),
     "pyramid-6rows-reserve": ("pyramid", {"rows": 6, "reserve": True}),
-    "pyramid-reshuffle": ("pyramid", {"reshuffle": True}),
+    "pyramid-52-3-reshuffle": ("pyramid", {"reshuffle": True}),
     "tripeaks": ("tripeaks", {}),
 }
 
