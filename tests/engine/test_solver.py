@@ -159,9 +159,10 @@ def reshuffled_positions(count: int, seed: int, small: int) -> list[tuple[dict[s
 def test_reshuffled_verdicts_match_brute_force(small: int, seed: int) -> None:
     """PY-6 reshuffle with limited redeals: a removal from the stock or waste changes the next
     shuffle, so only some removals may be forced before the last pass (a class with no card
-    in the stock or waste; tableau and reserve Kings) and all of them in it. Both mistakes
-    this guards against (forcing a stock King, or a class with stock cards, before the last
-    pass) were seen to fail here."""
+    in the stock or waste; tableau and reserve Kings) and all of them in it; and a loss with
+    a free stock is a loss. The mistakes this guards against were each seen to fail here:
+    forcing a stock King or a class with stock cards before the last pass, and a free-stock
+    game missing the stock's cards."""
     wins = 0
     for config, state in reshuffled_positions(200, seed, small):
         sol = solve_state("pyramid", state)
@@ -175,7 +176,7 @@ def test_reshuffled_verdicts_match_brute_force(small: int, seed: int) -> None:
 def test_reshuffled_deals_are_decided_in_few_positions() -> None:
     """PY-6 reshuffle: the free-stock proofs (pyramid_search.PyramidSearch.freed) decide
     every one of these deals in well under 200,000 positions; before them #40, #56 and #72
-    took tens of millions (and #40 2.5 GB)."""
+    each ran past tens of millions (#40 to 2.5 GB)."""
     for seed in range(100):
         sol = solve("pyramid", {"reshuffle": True}, seed, node_limit=200_000)
         assert sol.winnable is not None, seed
