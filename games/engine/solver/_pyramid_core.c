@@ -439,6 +439,18 @@ static int whole_class(const Search *s, int c, u64 live, u64 available) {
 
 static int search(Search *s, u64 live, int p, int ctx);
 
+/* PyramidSearch.smaller_game_lost: 1 if the smaller game `game` (a relaxation or a free
+ * stock) is proven lost within its own node limit, 0 if not (running out of them proves
+ * nothing), -1 out of time or memory. Adds the positions it took to *spent. */
+static int smaller_game_lost(Search *s, const Input *game, long long *spent) {
+    long long nodes = 0;
+    int result = run_search(game, &nodes, NULL, &s->memory_error);
+    if (s->memory_error) return -1;
+    if (result < 0 && s->in->deadline >= 0 && now() > s->in->deadline) return -1;
+    *spent += nodes;
+    return result == 0;
+}
+
 /* PyramidSearch.freed: the position `live` with every stock and waste card in play moved to
  * the reserve, in order of ids, and no redeal. */
 static void free_stock(const Input *in, u64 live, long long node_limit, Input *out) {
@@ -467,19 +479,12 @@ static int lost_with_a_free_stock(Search *s, u64 live) {
     if (s->budget > 0 && s->budget - s->nodes < limit) limit = s->budget - s->nodes;
     Input freed;
     free_stock(s->in, live, limit, &freed);
-    long long nodes = 0;
-    int result = run_search(&freed, &nodes, NULL, &s->memory_error);
-    if (s->memory_error) return -1;
-    if (result < 0) {
-        if (s->in->deadline >= 0 && now() > s->in->deadline) return -1;
-        result = 1;
-    }
-    known = !result;
+    known = smaller_game_lost(s, &freed, &s->nodes);
+    if (known < 0) return -1;
     if (!cache_put(&s->free_lost, live, 0, (u64)known)) {
         s->memory_error = 1;
         return -1;
     }
-    s->nodes += nodes;
     if (s->budget > 0 && s->nodes >= s->budget) return -1;
     return known;
 }
@@ -794,15 +799,8 @@ static int relaxations(Search *s, int size, long long each, long long *spent) {
         int mask = 0;
         for (int i = 0; i < size; i++) mask |= 1 << classes[index[i]];
         reduce(s->in, mask, each, &reduced);
-        long long nodes = 0;
-        int result = run_search(&reduced, &nodes, NULL, &s->memory_error);
-        if (s->memory_error) return -1;
-        if (result < 0) {
-            if (s->in->deadline >= 0 && now() > s->in->deadline) return -1;
-            result = 1;
-        }
-        *spent += nodes;
-        if (!result) return 1;
+        int lost = smaller_game_lost(s, &reduced, spent);
+        if (lost) return lost;
         /* The next combination, in itertools.combinations' order. */
         int i = size - 1;
         while (i >= 0 && index[i] == i + nclasses - size) i--;

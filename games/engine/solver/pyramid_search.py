@@ -468,24 +468,25 @@ class PyramidSearch:
         spent = 0
         for size in sizes:
             for chosen in combinations(sorted(self.class_ids), size):
-                search = PyramidSearch(
-                    self.reduced(set(chosen)),
-                    each,
-                    self.deadline,
-                    relax=False,
-                    compiled=False,
-                    failure_limit=self.failure_limit,
-                )
-                try:
-                    won = search.run()
-                except SearchAborted:
-                    if self.deadline is not None and time.monotonic() > self.deadline:
-                        raise
-                    won = True
-                spent += search.nodes
-                if not won:
+                lost, nodes = self.smaller_game_lost(self.reduced(set(chosen)), each)
+                spent += nodes
+                if lost:
                     return spent, True
         return spent, False
+
+    def smaller_game_lost(self, state: PyramidState, node_limit: int) -> tuple[bool, int]:
+        """Whether a smaller game (``reduced`` or ``freed``) is proven lost within
+        ``node_limit`` positions, and the positions it took; running out of them proves
+        nothing, running out of time raises SearchAborted."""
+        search = PyramidSearch(
+            state, node_limit, self.deadline, relax=False, compiled=False, failure_limit=self.failure_limit
+        )
+        try:
+            return not search.run(), search.nodes
+        except SearchAborted:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise
+            return False, search.nodes
 
     def freed(self, live: int) -> PyramidState:
         """The position ``live`` with every stock and waste card in play moved to the reserve,
@@ -788,22 +789,13 @@ class PyramidSearch:
             nonlocal nodes
             known = free_lost.get(live)
             if known < 0:
-                search = PyramidSearch(
+                lost, spent = self.smaller_game_lost(
                     self.freed(live),
                     FREE_STOCK_NODES if budget[0] <= 0 else min(FREE_STOCK_NODES, budget[0] - nodes),
-                    deadline,
-                    relax=False,
-                    compiled=False,
-                    failure_limit=self.failure_limit,
                 )
-                try:
-                    known = int(not search.run())
-                except SearchAborted:
-                    if deadline is not None and time.monotonic() > deadline:
-                        raise
-                    known = 0
+                known = int(lost)
                 free_lost.put(live, known)
-                nodes += search.nodes
+                nodes += spent
                 self.nodes = nodes
                 if 0 < budget[0] <= nodes:
                     raise SearchAborted
