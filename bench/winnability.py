@@ -165,15 +165,17 @@ def check() -> int:
 def solve_again(
     row: str, done: dict[int, dict[str, Any]], seeds: list[int], jobs: int
 ) -> tuple[list[dict[str, Any]], list[int]]:
-    """Solve seeds of ``done`` (the records on file) again, with the solver as it is now:
-    (new records, seeds whose verdict differs from the one on file)."""
+    """Solve seeds of ``done`` (the records on file) again, with the solver as it is now, and
+    say how many differ: (new records, seeds whose verdict differs from the one on file)."""
     game, config, _ = ROWS[row]
     chunks = [(game, config, seeds[i : i + CHUNK]) for i in range(0, len(seeds), CHUNK)]
     fresh: list[dict[str, Any]] = []
     with multiprocessing.Pool(jobs) as pool:
         for records in pool.imap(_solve_chunk, chunks):
             fresh += records
-    return fresh, [r["seed"] for r in fresh if r["winnable"] != done[r["seed"]]["winnable"]]
+    differ = [r["seed"] for r in fresh if r["winnable"] != done[r["seed"]]["winnable"]]
+    print(f"{row}: {len(seeds)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
+    return fresh, differ
 
 
 def recheck(row: str, seeds: range, jobs: int) -> int:
@@ -181,7 +183,6 @@ def recheck(row: str, seeds: range, jobs: int) -> int:
     done = load(row)
     todo = [s for s in seeds if s in done]
     _, differ = solve_again(row, done, todo, jobs)
-    print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
     return 1 if differ else 0
 
 
@@ -193,7 +194,6 @@ def refresh(row: str, above: int, jobs: int) -> int:
     done = load(row)
     todo = sorted(s for s, r in done.items() if r["nodes"] > above)
     fresh, differ = solve_again(row, done, todo, jobs)
-    print(f"{row}: {len(todo)} seeds solved again, verdicts that differ: {differ[:10] or 'none'}")
     if differ:
         return 1
     done.update((r["seed"], r) for r in fresh)
