@@ -90,8 +90,8 @@ _Static_assert((MAX_IDS + 1) * (MAX_SEQ + 1) <= (1 << (64 - MOMENT_SHIFT)), "mom
 /* A pass: the redeals used, whether it removed a card yet, and its order of cards (which
  * changes only with reshuffle). pyramid_search.PyramidSearch.context. */
 typedef struct {
-    u64 waste_flags; /* in the last pass: LAST_PASS, and SHUFFLED if seq is not by id; else 0 */
-    int used, flag, moment, last, len;
+    u64 waste_flags; /* in the last pass LAST_PASS, and SHUFFLED if seq is not by id; 0 before it */
+    int used, flag, moment, len;
     uint32_t table; /* passes whose positions compare share a failure table: 0 but with reshuffle */
     unsigned char seq[]; /* len ids: with reshuffle a search can make millions of contexts */
 } Context;
@@ -293,7 +293,6 @@ static int context(Search *s, int used, int flag, const unsigned char *seq, int 
         c->moment = (used - in->start_used) * s->span;
         c->table = 0;
     }
-    c->last = last;
     c->waste_flags = last ? LAST_PASS : 0;
     for (int i = 1; last && i < len; i++)
         if (seq[i] < seq[i - 1]) c->waste_flags |= SHUFFLED;
@@ -529,7 +528,8 @@ static int search(Search *s, u64 live, int p, int ctx) {
     const Context *pass = s->contexts[ctx]; /* contexts never move: each is its own block */
     const unsigned char *seq = pass->seq;
     int size = s->size, base = s->base, length = pass->len;
-    int used = pass->used, flag = pass->flag, moment = pass->moment, last = pass->last;
+    int used = pass->used, flag = pass->flag, moment = pass->moment;
+    int last = pass->waste_flags != 0;
     int reshuffle = in->reshuffle;
     /* A reshuffle ahead makes removals from the stock and waste matter to its order. */
     int shuffle_ahead = reshuffle && !last;
