@@ -246,6 +246,38 @@ def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
         assert solve_state("pyramid", state).winnable == expected, seed
 
 
+@pytest.mark.parametrize(
+    "config", [None, {"redeals": None, "overlap_pairs": True}, {"rows": 6, "reserve": True}]
+)
+def test_alternating_orders_give_the_plain_verdicts(
+    config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the smaller-game stages the search alternates two orders of removals, keeping
+    its failure table (pyramid_search.ORDER_RUN). With runs of 40 positions most deals
+    switch orders many times, and every verdict is still the plain search's, every line a
+    win."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1,), 500),))
+    engine = get_engine("pyramid")
+    switched = 0
+    for seed in range(30):
+        state = PYRAMID.initial_state(config, seed)
+        plain = PyramidSearch(state, node_limit=60_000, relax=False)
+        try:
+            expected = plain.run()
+        except SearchAborted:
+            continue
+        monkeypatch.setattr(pyramid_search, "ORDER_RUN", 10**9)
+        one_order = PyramidSearch(state)
+        one_order.run()
+        monkeypatch.setattr(pyramid_search, "ORDER_RUN", 40)
+        alternating = PyramidSearch(state)
+        assert alternating.run() == expected, seed
+        if expected:
+            assert replays_to_win(engine, state, tuple(reversed(alternating.line))), seed
+        switched += alternating.nodes != one_order.nodes
+    assert switched >= 5
+
+
 def test_smaller_games_keep_the_tableau_kings() -> None:
     """A smaller game keeps the tableau's Kings, which go alone once exposed but cover what
     lies under them till then; the other Kings go. With them the 6-row + reserve deal 39346

@@ -100,6 +100,19 @@ def test_the_smaller_game_proofs_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     assert proven_by_them >= 3
 
 
+@pytest.mark.parametrize("config", [{}, {"redeals": None}, {"rows": 6, "reserve": True}], ids=str)
+def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the last stage the two orders alternate in runs of ORDER_RUN positions, doubling
+    after each pair: with runs of 50, so that a deal switches orders many times."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2), 1_000),))
+    monkeypatch.setattr(pyramid_search, "ORDER_RUN", 50)
+    for seed in range(15):
+        state = PYRAMID.initial_state(config, seed)
+        for node_limit in (20_000, 3_000):
+            python, compiled = both(state, node_limit=node_limit)
+            assert python == compiled, (seed, node_limit)
+
+
 def test_positions_from_play_and_hand_built_ones_agree() -> None:
     """Positions in the middle of a game, and positions with gaps in the tableau that no
     deal reaches, in every variant."""
@@ -231,6 +244,7 @@ def core_args(**changes: Any) -> list[Any]:
         "redeal_count": 0,
         "failure_limit": pyramid_search.FAILURE_LIMIT,
         "free_stock_nodes": pyramid_search.FREE_STOCK_NODES,
+        "order_run": pyramid_search.ORDER_RUN,
     }
     return list({**args, **changes}.values())
 
@@ -249,6 +263,7 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"covers": bytes(3)}, "covers"),
         ({"stages": [(1, (9,), 1)]}, "stages"),
         ({"failure_limit": 0}, "failure_limit"),
+        ({"order_run": 0}, "order_run"),
         ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
         ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],

@@ -60,6 +60,7 @@ typedef struct {
     int relax;
     long long failure_limit; /* positions a generation of the failure table holds */
     long long free_stock_nodes; /* pyramid_search.FREE_STOCK_NODES */
+    long long order_run;        /* pyramid_search.ORDER_RUN */
     Stage stages[MAX_STAGES];
     int nstages;
 } Input;
@@ -118,6 +119,7 @@ typedef struct {
     int32_t *context_slots; /* open addressing over contexts, by content; -1: empty */
     size_t context_slots_cap;
     long long nodes, budget;
+    int order; /* 1: removal_weight's order, -1: its reverse (pyramid_search.ORDER_RUN) */
     int memory_error, input_error;
     Line line;
 } Search;
@@ -647,7 +649,7 @@ static int search(Search *s, u64 live, int p, int ctx) {
             return 0;
         }
     }
-    /* Reserve cards first, then the tableau's, then stock and waste (a stable sort, as Python's). */
+    /* pyramid_search.removal_weight times the order (a stable sort, as Python's). */
     int weights[128];
     for (int i = 0; i < npairs; i++) {
         weights[i] = 0;
@@ -655,6 +657,7 @@ static int search(Search *s, u64 live, int p, int ctx) {
             int id = pairs[2 * i + m];
             weights[i] += id >= base ? 2 : id >= size ? -1 : 0;
         }
+        weights[i] *= s->order;
     }
     for (int i = 1; i < npairs; i++) {
         int w = weights[i], a = pairs[2 * i], b = pairs[2 * i + 1], j = i - 1;
@@ -843,6 +846,7 @@ static void setup(Search *s, const Input *in) {
     }
     s->required = in->clear_the_board ? s->tableau_mask : (((u64)1 << in->n) - 1);
     s->budget = in->node_limit;
+    s->order = 1;
     s->failed.young.with_tables = s->failed.old.with_tables = in->reshuffle;
     s->failed.limit = s->free_lost.limit = in->failure_limit;
 }
@@ -882,7 +886,8 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         result = -1;
         goto done;
     }
-    for (int stage = 0; in->relax && !in->reshuffle && stage < in->nstages; stage++) {
+    int staged = in->relax && !in->reshuffle;
+    for (int stage = 0; staged && stage < in->nstages; stage++) {
         const Stage *st = &in->stages[stage];
         long long after = st->after;
         if (in->node_limit != NONE && in->node_limit <= after + relaxed) break;
@@ -903,16 +908,28 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
             goto done;
         }
     }
-    if (in->node_limit != NONE) {
-        if (in->node_limit - relaxed <= s.nodes) {
-            result = -1;
-            goto done;
-        }
-        s.budget = in->node_limit - relaxed;
-    } else {
-        s.budget = NONE;
+    /* NONE, or where the node limit stops the search (relaxed may have taken it all). */
+    int limited = in->node_limit != NONE;
+    long long end = limited ? in->node_limit - relaxed : NONE;
+    if (limited && end <= s.nodes) {
+        result = -1;
+        goto done;
     }
-    result = search(&s, s.live0, p, ctx);
+    if (!staged) {
+        s.budget = end;
+        result = search(&s, s.live0, p, ctx);
+        goto done;
+    }
+    /* The two orders in turn, in runs doubling after each pair (pyramid_search.run). */
+    for (long long run = in->order_run, turn = 0;; turn++) {
+        s.order = turn % 2 ? -1 : 1;
+        long long stop = s.nodes + run;
+        if (limited && end < stop) stop = end;
+        s.budget = stop;
+        result = search(&s, s.live0, p, ctx);
+        if (result >= 0 || s.memory_error || s.input_error || s.nodes < stop || (limited && stop == end)) goto done;
+        if (turn % 2) run *= 2;
+    }
 done:
     if (s.memory_error || s.input_error) {
         *memory_error = s.memory_error ? 1 : 2;
@@ -974,12 +991,16 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
-                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes))
+                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.order_run))
         return NULL;
+    if (in.order_run < 1) {
+        PyErr_SetString(PyExc_ValueError, "order_run: at least 1");
+        return NULL;
+    }
     if (in.failure_limit < 1) {
         PyErr_SetString(PyExc_ValueError, "failure_limit: at least 1");
         return NULL;
