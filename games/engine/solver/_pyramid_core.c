@@ -93,6 +93,7 @@ _Static_assert((MAX_IDS + 1) * (MAX_SEQ + 1) <= (1 << (64 - MOMENT_SHIFT)), "mom
 typedef struct {
     u64 waste_flags; /* in the last pass LAST_PASS, and SHUFFLED if seq is not by id; 0 before it */
     int used, flag, moment, len;
+    int flagged; /* this pass once it removed a card (the index of its flag-set twin); NONE till made */
     uint32_t table; /* passes whose positions compare share a failure table: 0 but with reshuffle */
     unsigned char seq[]; /* len ids: with reshuffle a search can make millions of contexts */
 } Context;
@@ -189,6 +190,13 @@ static int table_grow(FailTable *t) {
     return 1;
 }
 
+/* Starts loading the slots where `key` would be, so that the search's work meanwhile hides
+ * the wait: the table is far larger than the CPU's caches. */
+static void cache_prefetch(const Cache *c, u64 key, uint32_t table) {
+    if (c->young.cap) __builtin_prefetch(&c->young.slots[slot_of(key, table, c->young.cap)]);
+    if (c->old.cap) __builtin_prefetch(&c->old.slots[slot_of(key, table, c->old.cap)]);
+}
+
 static int32_t cache_get(const Cache *c, u64 key, uint32_t table) {
     int32_t value = table_find(&c->young, key, table);
     return value == NONE ? table_find(&c->old, key, table) : value;
@@ -281,6 +289,7 @@ static int context(Search *s, int used, int flag, const unsigned char *seq, int 
     /* Stored under its key's `used`, as Python's, which counts redeals only when they matter. */
     c->used = key_used;
     c->flag = flag;
+    c->flagged = flag ? index : NONE;
     c->len = len;
     memcpy(c->seq, seq, (size_t)len);
     if (in->reshuffle) {
@@ -501,18 +510,20 @@ static int reserve_twin(const Search *s, int i, u64 live) {
 /* Remove the King a (b = NONE) or the pair a, b at moment p, with `waste` as class_feasible
  * takes it: 1 won, 0 lost, -1 aborted. */
 static int play_removal(Search *s, u64 live, int p, int ctx, int a, int b, int stock_top, u64 waste) {
-    const Context *pass = s->contexts[ctx];
+    Context *pass = s->contexts[ctx];
     live &= ~((u64)1 << a);
     if (b >= 0) live &= ~((u64)1 << b);
     if (won(s, live)) return line_push(s, pair_code(a, b)) ? 1 : -1;
+    cache_prefetch(&s->failed, live, pass->table);
     int c = s->class_of[a];
     if (c && !class_feasible(s, c, live, waste)) return 0;
     if (stock_top >= 0 && (a == stock_top || b == stock_top)) {
         p++;
         while (p < pass->len && !has(live, pass->seq[p])) p++;
     }
-    int next = pass->flag ? ctx : context(s, pass->used, 1, pass->seq, pass->len);
-    if (next < 0) return -1;
+    /* Looked up once a pass: hashing its order at every removal took a tenth of the time. */
+    if (pass->flagged < 0 && (pass->flagged = context(s, pass->used, 1, pass->seq, pass->len)) < 0) return -1;
+    int next = pass->flagged;
     int result = search(s, live, p, next);
     if (result == 1 && !line_push(s, pair_code(a, b))) return -1;
     return result;
