@@ -233,9 +233,10 @@ def test_pyramid_verdicts_on_hand_built_positions_match_brute_force() -> None:
 def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
     config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The smaller-game proofs (pyramid_search.relaxations) tried at once on every deal give
-    the same verdicts as the plain search."""
+    """The smaller-game proofs (pyramid_search.relaxations, and the free stock's at
+    FREE_STOCK_AFTER) tried at once on every deal give the same verdicts as the plain search."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2, 3), 2_000), (100, (4,), 3_000)))
+    monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 30)
     for seed in range(30):
         state = PYRAMID.initial_state(config, seed)
         plain = PyramidSearch(state, node_limit=60_000, relax=False)
@@ -276,6 +277,16 @@ def test_alternating_orders_give_the_plain_verdicts(
             assert replays_to_win(engine, state, tuple(reversed(alternating.line))), seed
         switched += alternating.nodes != one_order.nodes
     assert switched >= 5
+
+
+def test_a_free_stock_proves_the_hardest_lost_deals_lost_early() -> None:
+    """The 6-row + reserve deals 9635 and 95702, lost, took 81 and 59 million positions: every
+    smaller game of some classes is winnable, but with the stock and waste always available
+    (PyramidSearch.freed) neither is, which the search tries at FREE_STOCK_AFTER."""
+    for seed in (9635, 95702):
+        sol = solve("pyramid", {"rows": 6, "reserve": True}, seed)
+        assert sol.winnable is False
+        assert sol.nodes < pyramid_search.FREE_STOCK_AFTER + 100_000, seed
 
 
 def test_smaller_games_keep_the_tableau_kings() -> None:

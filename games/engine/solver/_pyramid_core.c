@@ -60,6 +60,7 @@ typedef struct {
     int relax;
     long long failure_limit; /* positions a generation of the failure table holds */
     long long free_stock_nodes; /* pyramid_search.FREE_STOCK_NODES */
+    long long free_stock_after; /* pyramid_search.FREE_STOCK_AFTER */
     long long order_run;        /* pyramid_search.ORDER_RUN */
     Stage stages[MAX_STAGES];
     int nstages;
@@ -897,7 +898,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         result = -1;
         goto done;
     }
-    int staged = in->relax && !in->reshuffle;
+    int staged = in->relax && !in->reshuffle, free_stock_tried = 0;
     for (int stage = 0; staged && stage < in->nstages; stage++) {
         const Stage *st = &in->stages[stage];
         long long after = st->after;
@@ -907,6 +908,16 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         if (result >= 0 || s.memory_error || s.input_error) goto done;
         if (s.nodes < after) goto done; /* out of time */
         int proven = 0;
+        if (after >= in->free_stock_after && !free_stock_tried) {
+            free_stock_tried = 1;
+            Input freed;
+            free_stock(in, s.live0, in->free_stock_nodes, &freed);
+            proven = smaller_game_lost(&s, &freed, &relaxed);
+            if (proven < 0) {
+                result = -1;
+                goto done;
+            }
+        }
         for (int i = 0; i < st->nsizes && !proven; i++) {
             proven = relaxations(&s, st->sizes[i], st->each, &relaxed);
             if (proven < 0) {
@@ -1002,11 +1013,11 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
-                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.order_run))
+                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.free_stock_after, &in.order_run))
         return NULL;
     if (in.order_run < 1) {
         PyErr_SetString(PyExc_ValueError, "order_run: at least 1");

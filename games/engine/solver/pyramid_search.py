@@ -56,6 +56,11 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   does not. Each stage tries bigger games, or the same with more positions. Such proofs
   only ever say "lost"; a win is always a line found in the real game.
 
+Past the last stage, a search still running is mostly a winnable deal whose line its order
+of removals finds late: it then alternates that order and its reverse in doubling runs
+(``ORDER_RUN``). Both orders share the failure table, which holds only what is proven, so
+each run goes on from what the others settled.
+
 The failure table is only a cache: it keeps two generations of ``FAILURE_LIMIT`` positions
 (see ``_search``), so a long search (reshuffle's, chiefly) stays within bounded memory and
 still gives the exact verdict; a failure it forgot is searched again.
@@ -102,6 +107,13 @@ RELAX_STAGES = (
 )
 """When the search has examined this many positions, it tries to prove the position lost on
 smaller games keeping this many classes, each allowed this many positions (see relaxations)."""
+FREE_STOCK_AFTER = 300_000
+"""A search still running after this many positions, before its smaller games, tries its
+position with a free stock (``freed``) once, within FREE_STOCK_NODES positions. That game
+is small and a loss there is a loss here; over the deals of docs/winnability.md above
+300,000 positions it proves most lost ones in a few thousand positions (standard Pyramid:
+214 of 246 sampled, which had taken 137 million positions) and costs a winnable one a few
+hundred. Above DAILY_NODE_LIMIT (solver/__init__.py), so the deals of the day stay."""
 ORDER_RUN = 4_000_000
 """Past the last of RELAX_STAGES, the search alternates two orders of removals (see
 ``removal_weight``) in runs of this many positions, the runs doubling after each pair,
@@ -393,6 +405,7 @@ class PyramidSearch:
         search, examined, budget, sign = self._search()
         staged = self.relax and not self.reshuffle
         relaxed = 0
+        free_stock_tried = False
 
         def run_until(stop: int) -> bool | None:
             """The search, stopped after ``stop`` positions (None if it was)."""
@@ -411,6 +424,12 @@ class PyramidSearch:
                 won = run_until(after)
                 if won is not None:
                     return won
+                if after >= FREE_STOCK_AFTER and not free_stock_tried:
+                    free_stock_tried = True
+                    proven, spent = self.smaller_game_lost(self.freed(self.live), FREE_STOCK_NODES)
+                    relaxed += spent
+                    if proven:
+                        return False
                 spent, proven = self.relaxations(sizes, each)
                 relaxed += spent
                 if proven:
@@ -474,6 +493,7 @@ class PyramidSearch:
             redeals_ahead,
             self.failure_limit,
             FREE_STOCK_NODES,
+            FREE_STOCK_AFTER,
             ORDER_RUN,
         )
         if status < 0:
