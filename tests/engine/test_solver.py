@@ -193,6 +193,15 @@ def test_free_stock_proofs_stay_within_the_node_budget(limit: int) -> None:
         assert solve("pyramid", {"reshuffle": True}, seed, node_limit=limit).nodes <= limit
 
 
+@pytest.mark.parametrize("config", [None, {"rows": 6, "reserve": True}, {"clear_the_board": True}], ids=str)
+def test_a_node_limit_bounds_the_smaller_games_too(config: dict[str, Any] | None) -> None:
+    """The smaller games of the stages (and the free stock's) get what the limit leaves:
+    before, 108 of 1,200 such searches went past their limit (seed 37: 54,780 of 30,000)."""
+    for seed in range(60):
+        for limit in (30_000, 350_000):
+            assert solve("pyramid", config, seed, node_limit=limit).nodes <= limit, (seed, limit)
+
+
 def gapped_position(rnd: random.Random) -> PyramidState:
     """A hand-built position (as in the rules tests): a few cards anywhere, the rest removed;
     the tableau may have gaps under cards in play, which no deal can reach."""

@@ -800,9 +800,9 @@ static void reduce(const Input *in, int chosen_mask, long long nodes, Input *out
     out->relax = 0;
 }
 
-/* (positions spent, proven lost) over the smaller games keeping `size` classes; -1 when
- * out of time. */
-static int relaxations(Search *s, int size, long long each, long long *spent) {
+/* Whether the smaller games keeping `size` classes prove the position lost (1) or not (0),
+ * -1 out of time; adds their positions to *spent, at most `room` of them (NONE: no bound). */
+static int relaxations(Search *s, int size, long long each, long long room, long long *spent) {
     int classes[CLASSES], nclasses = 0;
     for (int c = 1; c < CLASSES; c++)
         if (s->class_n[c]) classes[nclasses++] = c;
@@ -810,10 +810,14 @@ static int relaxations(Search *s, int size, long long each, long long *spent) {
     int index[CLASSES];
     for (int i = 0; i < size; i++) index[i] = i;
     Input reduced;
+    long long first = *spent;
     for (;;) {
         int mask = 0;
         for (int i = 0; i < size; i++) mask |= 1 << classes[index[i]];
-        reduce(s->in, mask, each, &reduced);
+        long long allowed = each;
+        if (room != NONE && room - (*spent - first) < allowed) allowed = room - (*spent - first);
+        if (allowed <= 0) return 0;
+        reduce(s->in, mask, allowed, &reduced);
         int lost = smaller_game_lost(s, &reduced, spent);
         if (lost) return lost;
         /* The next combination, in itertools.combinations' order. */
@@ -872,6 +876,12 @@ static void teardown(Search *s) {
     for (int c = 0; c < CLASSES; c++) free(s->class_table[c]);
 }
 
+/* pyramid_search.run's room: the positions the node limit leaves (never below 0 where the
+ * stages ask), NONE without a limit. */
+static long long room(const Input *in, long long nodes, long long relaxed) {
+    return in->node_limit == NONE ? NONE : in->node_limit - nodes - relaxed;
+}
+
 /* PyramidSearch.run: 1 won, 0 lost, -1 out of nodes or time (or memory). */
 static int run_search(const Input *in, long long *nodes_out, Line *line_out, int *memory_error) {
     Search s;
@@ -911,7 +921,10 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         if (after >= in->free_stock_after && !free_stock_tried) {
             free_stock_tried = 1;
             Input freed;
-            free_stock(in, s.live0, in->free_stock_nodes, &freed);
+            long long limit = in->free_stock_nodes;
+            long long left = room(in, s.nodes, relaxed);
+            if (left != NONE && left < limit) limit = left;
+            free_stock(in, s.live0, limit, &freed);
             proven = smaller_game_lost(&s, &freed, &relaxed);
             if (proven < 0) {
                 result = -1;
@@ -919,7 +932,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
             }
         }
         for (int i = 0; i < st->nsizes && !proven; i++) {
-            proven = relaxations(&s, st->sizes[i], st->each, &relaxed);
+            proven = relaxations(&s, st->sizes[i], st->each, room(in, s.nodes, relaxed), &relaxed);
             if (proven < 0) {
                 result = -1;
                 goto done;

@@ -44,12 +44,14 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   is left out when a reshuffle made the last pass's order another). The matching is
   checked at the start, for the class of every pair removed and, in the last pass, for
   the class of every card drawn. Each class's answers are cached by its cards in play.
-* **A free stock (reshuffle).** With a shuffle ahead, each position is first tried as
-  ``freed``: every stock and waste card in play always available, and no redeal. A line
-  of the real game is one of that game too, so if that game is lost, so is the position,
+* **A free stock.** With a shuffle ahead, each position is first tried as ``freed``:
+  every stock and waste card in play always available, and no redeal. A line of the
+  real game is one of that game too, so if that game is lost, so is the position,
   whatever orders its redeals bring. It is small and quick to decide, and it is what
   makes reshuffle deals short (#40: 160 million positions without it, 2,992 with it);
   its positions count as the search's, and its verdicts are kept by the cards in play.
+  Without reshuffle, where it proves less, it is tried once, on the starting position,
+  by a search still running after ``FREE_STOCK_AFTER`` positions.
 * **Smaller games.** A search still running after ``RELAX_STAGES`` positions tries to
   prove the position lost on games that keep only some classes and the tableau's Kings
   (``relaxations``): those see the passes and the order of the stock, which the matching
@@ -407,6 +409,10 @@ class PyramidSearch:
         relaxed = 0
         free_stock_tried = False
 
+        def room() -> int | None:
+            """The positions the node limit leaves, if any."""
+            return None if self.node_limit is None else self.node_limit - examined() - relaxed
+
         def run_until(stop: int) -> bool | None:
             """The search, stopped after ``stop`` positions (None if it was)."""
             budget[0] = stop
@@ -426,11 +432,13 @@ class PyramidSearch:
                     return won
                 if after >= FREE_STOCK_AFTER and not free_stock_tried:
                     free_stock_tried = True
-                    proven, spent = self.smaller_game_lost(self.freed(self.live), FREE_STOCK_NODES)
+                    left = room()
+                    allowed = FREE_STOCK_NODES if left is None else min(FREE_STOCK_NODES, left)
+                    proven, spent = self.smaller_game_lost(self.freed(self.live), allowed)
                     relaxed += spent
                     if proven:
                         return False
-                spent, proven = self.relaxations(sizes, each)
+                spent, proven = self.relaxations(sizes, each, room())
                 relaxed += spent
                 if proven:
                     return False
@@ -508,7 +516,7 @@ class PyramidSearch:
                 self.line.append(pair_text(tuple(self.cards[i] or "" for i in ids)))
         return status == 1
 
-    def relaxations(self, sizes: tuple[int, ...], each: int) -> tuple[int, bool]:
+    def relaxations(self, sizes: tuple[int, ...], each: int, room: int | None = None) -> tuple[int, bool]:
         """Try to prove the position lost on smaller games: (positions spent, proven).
 
         Keeping only the cards of some classes gives a game at least as easy: each line of
@@ -520,11 +528,15 @@ class PyramidSearch:
         With unlimited redeals the smaller game gets more redeals than any line can use
         instead, since a pass of the real game may have removed only cards it drops. So if
         the smaller game is lost, so is this one. Each smaller game keeps ``sizes`` classes
-        and may examine ``each`` positions; one that runs out proves nothing."""
+        and may examine ``each`` positions; one that runs out proves nothing. All of them
+        together examine at most ``room`` positions, if given (what a node limit leaves)."""
         spent = 0
         for size in sizes:
             for chosen in combinations(sorted(self.class_ids), size):
-                lost, nodes = self.smaller_game_lost(self.reduced(set(chosen)), each)
+                allowed = each if room is None else min(each, room - spent)
+                if allowed <= 0:
+                    return spent, False
+                lost, nodes = self.smaller_game_lost(self.reduced(set(chosen)), allowed)
                 spent += nodes
                 if lost:
                     return spent, True
