@@ -262,12 +262,13 @@ def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
 def test_alternating_orders_give_the_plain_verdicts(
     config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past the smaller-game stages the search alternates two orders of removals, keeping
-    its failure table (pyramid_search.ORDER_RUN). With runs of 40 positions, the deals that
-    get past the stage switch orders many times (at least 5 of each 30 search other
+    """From ORDER_FROM positions on the search alternates two orders of removals, keeping
+    its failure table (pyramid_search.ORDER_RUN). From 30 positions on, in runs of 40, the
+    deals that get past the stage switch orders many times (at least 5 of each 30 search other
     positions than with one order), and every verdict is still the plain search's, every
     line a win."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1,), 500),))
+    monkeypatch.setattr(pyramid_search, "ORDER_RUN", 40)
     engine = get_engine("pyramid")
     switched = 0
     for seed in range(30):
@@ -277,10 +278,10 @@ def test_alternating_orders_give_the_plain_verdicts(
             expected = plain.run()
         except SearchAborted:
             continue
-        monkeypatch.setattr(pyramid_search, "ORDER_RUN", 10**9)
+        monkeypatch.setattr(pyramid_search, "ORDER_FROM", 10**9)
         one_order = PyramidSearch(state)
         one_order.run()
-        monkeypatch.setattr(pyramid_search, "ORDER_RUN", 40)
+        monkeypatch.setattr(pyramid_search, "ORDER_FROM", 30)
         alternating = PyramidSearch(state)
         assert alternating.run() == expected, seed
         if expected:

@@ -104,9 +104,12 @@ def test_the_smaller_game_proofs_agree(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("config", [{}, {"redeals": None}, {"rows": 6, "reserve": True}], ids=str)
 def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the last stage the two orders alternate in runs of ORDER_RUN positions, doubling
-    after each pair: with runs of 50, so that a deal switches orders many times."""
-    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2), 1_000),))
+    """From ORDER_FROM positions on the two orders alternate in runs of ORDER_RUN positions,
+    doubling after each pair, with the stages in between: here from 20 positions on, in
+    runs of 50, stages at 30 and 400, so that a deal switches orders many times."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2), 1_000), (400, (3,), 500)))
+    monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 400)
+    monkeypatch.setattr(pyramid_search, "ORDER_FROM", 20)
     monkeypatch.setattr(pyramid_search, "ORDER_RUN", 50)
     for seed in range(15):
         state = PYRAMID.initial_state(config, seed)
@@ -247,6 +250,7 @@ def core_args(**changes: Any) -> list[Any]:
         "failure_limit": pyramid_search.FAILURE_LIMIT,
         "free_stock_nodes": pyramid_search.FREE_STOCK_NODES,
         "free_stock_after": pyramid_search.FREE_STOCK_AFTER,
+        "order_from": pyramid_search.ORDER_FROM,
         "order_run": pyramid_search.ORDER_RUN,
     }
     return list({**args, **changes}.values())
@@ -267,6 +271,7 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"stages": [(1, (9,), 1)]}, "stages"),
         ({"failure_limit": 0}, "failure_limit"),
         ({"order_run": 0}, "order_run"),
+        ({"order_from": 0}, "order_from"),
         ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
         ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],

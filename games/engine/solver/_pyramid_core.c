@@ -61,6 +61,7 @@ typedef struct {
     long long failure_limit; /* positions a generation of the failure table holds */
     long long free_stock_nodes; /* pyramid_search.FREE_STOCK_NODES */
     long long free_stock_after; /* pyramid_search.FREE_STOCK_AFTER */
+    long long order_from;       /* pyramid_search.ORDER_FROM */
     long long order_run;        /* pyramid_search.ORDER_RUN */
     Stage stages[MAX_STAGES];
     int nstages;
@@ -908,62 +909,52 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         result = -1;
         goto done;
     }
-    int staged = in->relax && !in->reshuffle, free_stock_tried = 0;
-    for (int stage = 0; staged && stage < in->nstages; stage++) {
-        const Stage *st = &in->stages[stage];
-        long long after = st->after;
-        if (in->node_limit != NONE && in->node_limit <= after + relaxed) break;
-        s.budget = after;
-        result = search(&s, s.live0, p, ctx);
-        if (result >= 0 || s.memory_error || s.input_error) goto done;
-        if (s.nodes < after) goto done; /* out of time */
-        int proven = 0;
-        if (after >= in->free_stock_after && !free_stock_tried) {
-            free_stock_tried = 1;
-            Input freed;
-            long long limit = in->free_stock_nodes;
-            long long left = room(in, s.nodes, relaxed);
-            if (left != NONE && left < limit) limit = left;
-            free_stock(in, s.live0, limit, &freed);
-            proven = smaller_game_lost(&s, &freed, &relaxed);
-            if (proven < 0) {
-                result = -1;
-                goto done;
-            }
-        }
-        for (int i = 0; i < st->nsizes && !proven; i++) {
-            proven = relaxations(&s, st->sizes[i], st->each, room(in, s.nodes, relaxed), &relaxed);
-            if (proven < 0) {
-                result = -1;
-                goto done;
-            }
-        }
-        if (proven) {
-            result = 0;
+    /* The search runs on between stops: the next stage's proofs, the next switch of order,
+     * the node limit (pyramid_search.run). */
+    int staged = in->relax && !in->reshuffle, free_stock_tried = 0, stage = 0, turn = 0;
+    int nstages = staged ? in->nstages : 0;
+    long long switch_at = staged ? in->order_from : NONE, run = in->order_run;
+    for (;;) {
+        int limited = in->node_limit != NONE;
+        if (stage < nstages && limited && in->node_limit <= in->stages[stage].after + relaxed) stage = nstages;
+        long long end = limited ? in->node_limit - relaxed : NONE;
+        if (limited && end <= s.nodes) {
+            result = -1;
             goto done;
         }
-    }
-    /* NONE, or where the node limit stops the search (relaxed may have taken it all). */
-    int limited = in->node_limit != NONE;
-    long long end = limited ? in->node_limit - relaxed : NONE;
-    if (limited && end <= s.nodes) {
-        result = -1;
-        goto done;
-    }
-    if (!staged) {
-        s.budget = end;
-        result = search(&s, s.live0, p, ctx);
-        goto done;
-    }
-    /* The two orders in turn, in runs doubling after each pair (pyramid_search.run). */
-    for (long long run = in->order_run, turn = 0;; turn++) {
-        s.order = turn % 2 ? -1 : 1;
-        long long stop = s.nodes + run;
-        if (limited && end < stop) stop = end;
+        long long stop = NONE;
+        long long points[3] = {stage < nstages ? in->stages[stage].after : NONE, switch_at, end};
+        for (int i = 0; i < 3; i++)
+            if (points[i] != NONE && (stop == NONE || points[i] < stop)) stop = points[i];
         s.budget = stop;
         result = search(&s, s.live0, p, ctx);
-        if (result >= 0 || s.memory_error || s.input_error || s.nodes < stop || (limited && stop == end)) goto done;
-        if (turn % 2) run *= 2;
+        if (result >= 0 || s.memory_error || s.input_error) goto done;
+        if (stop == NONE || s.nodes < stop || (limited && stop == end)) goto done; /* out of time or nodes */
+        if (stage < nstages && s.nodes == in->stages[stage].after) {
+            const Stage *st = &in->stages[stage++];
+            int proven = 0;
+            if (st->after >= in->free_stock_after && !free_stock_tried) {
+                free_stock_tried = 1;
+                Input freed;
+                long long limit = in->free_stock_nodes;
+                long long left = room(in, s.nodes, relaxed);
+                if (left != NONE && left < limit) limit = left;
+                free_stock(in, s.live0, limit, &freed);
+                proven = smaller_game_lost(&s, &freed, &relaxed);
+            }
+            for (int i = 0; i < st->nsizes && !proven; i++)
+                proven = relaxations(&s, st->sizes[i], st->each, room(in, s.nodes, relaxed), &relaxed);
+            if (proven) {
+                result = proven > 0 ? 0 : -1;
+                goto done;
+            }
+        }
+        if (s.nodes == switch_at) {
+            turn++;
+            s.order = turn % 2 ? -1 : 1;
+            switch_at = s.nodes + run;
+            if (turn % 2 == 0) run *= 2;
+        }
     }
 done:
     if (s.memory_error || s.input_error) {
@@ -1026,14 +1017,15 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
-                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.free_stock_after, &in.order_run))
+                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.free_stock_after,
+                          &in.order_from, &in.order_run))
         return NULL;
-    if (in.order_run < 1) {
-        PyErr_SetString(PyExc_ValueError, "order_run: at least 1");
+    if (in.order_run < 1 || in.order_from < 1) {
+        PyErr_SetString(PyExc_ValueError, "order_from, order_run: at least 1");
         return NULL;
     }
     if (in.failure_limit < 1) {

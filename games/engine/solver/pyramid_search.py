@@ -58,10 +58,10 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   does not. Each stage tries bigger games, or the same with more positions. Such proofs
   only ever say "lost"; a win is always a line found in the real game.
 
-Past the last stage, a search still running is mostly a winnable deal whose line its order
-of removals finds late: it then alternates that order and its reverse in doubling runs
-(``ORDER_RUN``). Both orders share the failure table, which holds only what is proven, so
-each run goes on from what the others settled.
+A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
+its order of removals finds late: it then alternates that order and its reverse in
+doubling runs (``ORDER_RUN``), between the stages. Both orders share the failure table,
+which holds only what is proven, so each run goes on from what the others settled.
 
 The failure table is only a cache: it keeps two generations of ``FAILURE_LIMIT`` positions
 (see ``_search``), so a long search (reshuffle's, chiefly) stays within bounded memory and
@@ -116,12 +116,13 @@ is small and a loss there is a loss here; over the deals of docs/winnability.md 
 300,000 positions it proves most lost ones in a few thousand positions (standard Pyramid:
 214 of 246 sampled, which had taken 137 million positions) and costs a winnable one a few
 hundred. Above DAILY_NODE_LIMIT (solver/__init__.py), so the deals of the day stay."""
+ORDER_FROM = 300_000
 ORDER_RUN = 4_000_000
-"""Past the last of RELAX_STAGES, the search alternates two orders of removals (see
-``removal_weight``) in runs of this many positions, the runs doubling after each pair,
-keeping one failure table. The slowest deals are winnable ones whose line one order
-finds late and the other sooner (6-row + reserve #60650: 89.8 million positions in one
-order, 44.1 million alternating); deals decided before that stage are unchanged."""
+"""From ORDER_FROM positions on, the search alternates two orders of removals (see
+``removal_weight``) in runs of ORDER_RUN positions, the runs doubling after each pair,
+keeping one failure table (the smaller-game stages come in between). The slowest deals
+are winnable ones whose line one order finds late and the other sooner. ORDER_FROM is
+above DAILY_NODE_LIMIT (solver/__init__.py), so the deals of the day stay."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 FREE_STOCK_NODES = 1_000_000
@@ -186,8 +187,8 @@ def removal_weight(pair: Pair, size: int, reserve_end: int) -> int:
     they were found in): reserve cards first, then the tableau's, then stock and waste.
     Reserve first is measured, not derived: on the 6-row + reserve variant it found the
     lines of most slow winnable deals in far fewer positions (seed 54: 52.3 million to
-    1.1). The second order, alternated with it past the last relax stage (ORDER_RUN), is
-    its reverse."""
+    1.1). The second order, alternated with it from ORDER_FROM positions on, is its
+    reverse."""
     return sum(2 if i >= reserve_end else -1 if i >= size else 0 for i in pair)
 
 
@@ -406,6 +407,9 @@ class PyramidSearch:
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         search, examined, budget, sign = self._search()
         staged = self.relax and not self.reshuffle
+        stages = list(RELAX_STAGES) if staged else []
+        switch = ORDER_FROM if staged else -1
+        run, turn = ORDER_RUN, 0
         relaxed = 0
         free_stock_tried = False
 
@@ -413,52 +417,41 @@ class PyramidSearch:
             """The positions the node limit leaves, if any."""
             return None if self.node_limit is None else self.node_limit - examined() - relaxed
 
-        def run_until(stop: int) -> bool | None:
-            """The search, stopped after ``stop`` positions (None if it was)."""
-            budget[0] = stop
-            try:
-                return search(self.live, p, ctx)
-            except SearchAborted:
-                if examined() < stop:
-                    raise
-                return None
-
         try:
-            for after, sizes, each in RELAX_STAGES if staged else []:
-                if self.node_limit is not None and self.node_limit <= after + relaxed:
-                    break
-                won = run_until(after)
-                if won is not None:
-                    return won
-                if after >= FREE_STOCK_AFTER and not free_stock_tried:
-                    free_stock_tried = True
-                    left = room()
-                    allowed = FREE_STOCK_NODES if left is None else min(FREE_STOCK_NODES, left)
-                    proven, spent = self.smaller_game_lost(self.freed(self.live), allowed)
+            # The search runs on between stops: the next stage's proofs, the next switch of
+            # order, the node limit. Each stop keeps what the search proved so far.
+            while True:
+                if stages and self.node_limit is not None and self.node_limit <= stages[0][0] + relaxed:
+                    stages = []
+                end = -1 if self.node_limit is None else self.node_limit - relaxed
+                if self.node_limit is not None and end <= examined():
+                    raise SearchAborted
+                stop = min((x for x in (stages[0][0] if stages else -1, switch, end) if x >= 0), default=-1)
+                budget[0] = stop
+                try:
+                    return search(self.live, p, ctx)
+                except SearchAborted:
+                    if stop < 0 or examined() < stop or stop == end:
+                        raise
+                if stages and examined() == stages[0][0]:
+                    after, sizes, each = stages.pop(0)
+                    if after >= FREE_STOCK_AFTER and not free_stock_tried:
+                        free_stock_tried = True
+                        left = room()
+                        allowed = FREE_STOCK_NODES if left is None else min(FREE_STOCK_NODES, left)
+                        proven, spent = self.smaller_game_lost(self.freed(self.live), allowed)
+                        relaxed += spent
+                        if proven:
+                            return False
+                    spent, proven = self.relaxations(sizes, each, room())
                     relaxed += spent
                     if proven:
                         return False
-                spent, proven = self.relaxations(sizes, each, room())
-                relaxed += spent
-                if proven:
-                    return False
-            end = -1 if self.node_limit is None else self.node_limit - relaxed
-            if self.node_limit is not None and end <= examined():
-                raise SearchAborted
-            if not staged:
-                budget[0] = end
-                return search(self.live, p, ctx)
-            run, turn = ORDER_RUN, 0
-            while True:
-                sign[0] = -1 if turn % 2 else 1
-                stop = examined() + run if end < 0 else min(examined() + run, end)
-                won = run_until(stop)
-                if won is not None:
-                    return won
-                if stop == end:
-                    raise SearchAborted
-                run *= 1 + turn % 2
-                turn += 1
+                if examined() == switch:
+                    turn += 1
+                    sign[0] = -1 if turn % 2 else 1
+                    switch = examined() + run
+                    run *= 2 if turn % 2 == 0 else 1
         finally:
             self.nodes = examined() + relaxed
             sys.setrecursionlimit(limit)
@@ -502,6 +495,7 @@ class PyramidSearch:
             self.failure_limit,
             FREE_STOCK_NODES,
             FREE_STOCK_AFTER,
+            ORDER_FROM,
             ORDER_RUN,
         )
         if status < 0:
