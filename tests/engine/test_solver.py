@@ -11,7 +11,7 @@ import datetime as dt
 import hashlib
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -235,6 +235,17 @@ def test_pyramid_verdicts_on_hand_built_positions_match_brute_force() -> None:
     assert wins >= 3
 
 
+def plain_verdicts(config: dict[str, Any] | None, seeds: range) -> Iterator[tuple[PyramidState, bool]]:
+    """Each deal of ``seeds`` that the plain search (no smaller games) decides within 60,000
+    positions, with its verdict: the reference the searches with proofs must agree with."""
+    for seed in seeds:
+        state = PYRAMID.initial_state(config, seed)
+        try:
+            yield state, PyramidSearch(state, node_limit=60_000, relax=False).run()
+        except SearchAborted:
+            continue
+
+
 @pytest.mark.parametrize(
     "config",
     [None, {"redeals": None}, {"clear_the_board": True, "overlap_pairs": True}, {"rows": 6, "reserve": True}],
@@ -246,14 +257,8 @@ def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
     FREE_STOCK_AFTER) tried at once on every deal give the same verdicts as the plain search."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2, 3), 2_000), (100, (4,), 3_000)))
     monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 30)
-    for seed in range(30):
-        state = PYRAMID.initial_state(config, seed)
-        plain = PyramidSearch(state, node_limit=60_000, relax=False)
-        try:
-            expected = plain.run()
-        except SearchAborted:
-            continue
-        assert solve_state("pyramid", state).winnable == expected, seed
+    for state, expected in plain_verdicts(config, range(30)):
+        assert solve_state("pyramid", state).winnable == expected, state.seed
 
 
 @pytest.mark.parametrize(
@@ -271,21 +276,15 @@ def test_alternating_orders_give_the_plain_verdicts(
     monkeypatch.setattr(pyramid_search, "ORDER_RUN", 40)
     engine = get_engine("pyramid")
     switched = 0
-    for seed in range(30):
-        state = PYRAMID.initial_state(config, seed)
-        plain = PyramidSearch(state, node_limit=60_000, relax=False)
-        try:
-            expected = plain.run()
-        except SearchAborted:
-            continue
+    for state, expected in plain_verdicts(config, range(30)):
         monkeypatch.setattr(pyramid_search, "ORDER_FROM", 10**9)
         one_order = PyramidSearch(state)
         one_order.run()
         monkeypatch.setattr(pyramid_search, "ORDER_FROM", 30)
         alternating = PyramidSearch(state)
-        assert alternating.run() == expected, seed
+        assert alternating.run() == expected, state.seed
         if expected:
-            assert replays_to_win(engine, state, tuple(reversed(alternating.line))), seed
+            assert replays_to_win(engine, state, tuple(reversed(alternating.line))), state.seed
         switched += alternating.nodes != one_order.nodes
     assert switched >= 5
 
