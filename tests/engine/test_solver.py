@@ -261,6 +261,49 @@ def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
         assert solve_state("pyramid", state).winnable == expected, state.seed
 
 
+def test_stages_skip_the_smaller_games_known_not_to_prove_anything(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later stage plays no smaller game that an earlier one won, nor one with fewer classes
+    than a won one (at least as easy), nor one that ran out of as many positions before;
+    every verdict stays the plain search's. The stages here repeat sizes with fewer, as many and
+    more positions."""
+    stages = ((30, (2, 3), 300), (60, (1, 2, 3), 200), (90, (3,), 300), (120, (3, 4), 2_000))
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", stages)
+    monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 10**9)
+    played: list[tuple[frozenset[int], int, bool | None]] = []
+    skipped = 0
+    reduced, smaller_game = PyramidSearch.reduced, PyramidSearch.smaller_game
+    known_not_lost = PyramidSearch.known_not_lost
+
+    def logged_reduced(self: PyramidSearch, classes: set[int]) -> PyramidState:
+        played.append((frozenset(classes), 0, None))
+        return reduced(self, classes)
+
+    def logged_smaller_game(
+        self: PyramidSearch, state: PyramidState, node_limit: int
+    ) -> tuple[bool | None, int]:
+        winnable, nodes = smaller_game(self, state, node_limit)
+        played[-1] = (played[-1][0], node_limit, winnable)
+        return winnable, nodes
+
+    def counted_known_not_lost(self: PyramidSearch, classes: int, allowed: int) -> bool:
+        nonlocal skipped
+        known = known_not_lost(self, classes, allowed)
+        skipped += known
+        return known
+
+    monkeypatch.setattr(PyramidSearch, "reduced", logged_reduced)
+    monkeypatch.setattr(PyramidSearch, "smaller_game", logged_smaller_game)
+    monkeypatch.setattr(PyramidSearch, "known_not_lost", counted_known_not_lost)
+    for state, expected in plain_verdicts({"rows": 6, "reserve": True}, range(40)):
+        played.clear()
+        assert PyramidSearch(state, compiled=False).run() == expected, state.seed
+        for n, (classes, budget, _) in enumerate(played):
+            for earlier, earlier_budget, won in played[:n]:
+                assert not (won and classes <= earlier), (state.seed, classes, earlier)
+                assert not (won is None and classes == earlier and earlier_budget >= budget), state.seed
+    assert skipped >= 20
+
+
 @pytest.mark.parametrize(
     "config", [None, {"redeals": None, "overlap_pairs": True}, {"rows": 6, "reserve": True}]
 )

@@ -102,6 +102,21 @@ def test_the_smaller_game_proofs_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     assert proven_by_them >= 3
 
 
+@pytest.mark.parametrize("config", [{}, {"rows": 6, "reserve": True}], ids=str)
+def test_stages_that_repeat_smaller_games_agree(
+    config: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stages that come back to games of the same size, with fewer, as many and more
+    positions: both searches skip the same ones (PyramidSearch.known_not_lost)."""
+    stages = ((30, (2, 3), 300), (60, (1, 2, 3), 200), (90, (3,), 300), (120, (3, 4), 2_000))
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", stages)
+    monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 90)
+    for seed in range(20):
+        state = PYRAMID.initial_state(config, seed)
+        python, compiled = both(state, node_limit=30_000)
+        assert python == compiled, seed
+
+
 @pytest.mark.parametrize("config", [{}, {"redeals": None}, {"rows": 6, "reserve": True}], ids=str)
 def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """From ORDER_FROM positions on the two orders alternate in runs of ORDER_RUN positions,

@@ -30,11 +30,12 @@
 #define CHECK_EVERY 4096
 #define UNLIMITED_STAND_IN 60
 #define NONE (-1)
+#define RAN_OUT 2 /* smaller_game: its positions ran out */
 /* pyramid_search.last_pass_wastes: a last pass's waste mask, and one whose order is not by id. */
 #define LAST_PASS ((u64)1 << 62)
 #define SHUFFLED ((u64)1 << 61)
 
-#define MAX_STAGES 4
+#define MAX_STAGES 8
 
 /* pyramid_search.RELAX_STAGES: after `after` positions, try the smaller games keeping each
  * of `sizes` classes, `each` positions apiece. */
@@ -123,6 +124,9 @@ typedef struct {
     size_t context_slots_cap;
     long long nodes, budget;
     int order; /* 1: removal_weight's order, -1: its reverse (pyramid_search.ORDER_RUN) */
+    /* PyramidSearch.won_games and ran_out, by the bitmask of the classes a smaller game keeps. */
+    unsigned char won_games[1 << CLASSES];
+    long long ran_out[1 << CLASSES];
     int memory_error, input_error;
     Line line;
 } Search;
@@ -451,16 +455,16 @@ static int whole_class(const Search *s, int c, u64 live, u64 available) {
 
 static int search(Search *s, u64 live, int p, int ctx);
 
-/* PyramidSearch.smaller_game_lost: 1 if the smaller game `game` (a relaxation or a free
- * stock) is proven lost within its own node limit, 0 if not (running out of them proves
- * nothing), -1 out of time or memory. Adds the positions it took to *spent. */
-static int smaller_game_lost(Search *s, const Input *game, long long *spent) {
+/* PyramidSearch.smaller_game: the verdict of the smaller game `game` (a relaxation or a free
+ * stock) within its own node limit, 1 won, 0 lost, RAN_OUT if the positions ran out, -1 out
+ * of time or memory. Adds the positions it took to *spent. */
+static int smaller_game(Search *s, const Input *game, long long *spent) {
     long long nodes = 0;
     int result = run_search(game, &nodes, NULL, &s->memory_error);
     if (s->memory_error) return -1;
     if (result < 0 && s->in->deadline >= 0 && now() > s->in->deadline) return -1;
     *spent += nodes;
-    return result == 0;
+    return result < 0 ? RAN_OUT : result;
 }
 
 /* PyramidSearch.freed: the position `live` with every stock and waste card in play moved to
@@ -491,8 +495,9 @@ static int lost_with_a_free_stock(Search *s, u64 live) {
     if (s->budget > 0 && s->budget - s->nodes < limit) limit = s->budget - s->nodes;
     Input freed;
     free_stock(s->in, live, limit, &freed);
-    known = smaller_game_lost(s, &freed, &s->nodes);
-    if (known < 0) return -1;
+    int verdict = smaller_game(s, &freed, &s->nodes);
+    if (verdict < 0) return -1;
+    known = verdict == 0;
     if (!cache_put(&s->free_lost, live, 0, (u64)known)) {
         s->memory_error = 1;
         return -1;
@@ -801,6 +806,15 @@ static void reduce(const Input *in, int chosen_mask, long long nodes, Input *out
     out->relax = 0;
 }
 
+/* PyramidSearch.known_not_lost: whether the smaller game keeping the classes of `mask` would
+ * prove nothing within `allowed` positions, from the games played before. */
+static int known_not_lost(const Search *s, int mask, long long allowed) {
+    if (s->ran_out[mask] >= allowed) return 1;
+    for (int won = mask; won < 1 << CLASSES; won = (won + 1) | mask)
+        if (s->won_games[won]) return 1;
+    return 0;
+}
+
 /* Whether the smaller games keeping `size` classes prove the position lost (1) or not (0),
  * -1 out of time; adds their positions to *spent, at most `room` of them (NONE: no bound). */
 static int relaxations(Search *s, int size, long long each, long long room, long long *spent) {
@@ -818,9 +832,13 @@ static int relaxations(Search *s, int size, long long each, long long room, long
         long long allowed = each;
         if (room != NONE && room - (*spent - first) < allowed) allowed = room - (*spent - first);
         if (allowed <= 0) return 0;
-        reduce(s->in, mask, allowed, &reduced);
-        int lost = smaller_game_lost(s, &reduced, spent);
-        if (lost) return lost;
+        if (!known_not_lost(s, mask, allowed)) {
+            reduce(s->in, mask, allowed, &reduced);
+            int verdict = smaller_game(s, &reduced, spent);
+            if (verdict <= 0) return verdict < 0 ? -1 : 1;
+            if (verdict == 1) s->won_games[mask] = 1;
+            else s->ran_out[mask] = allowed;
+        }
         /* The next combination, in itertools.combinations' order. */
         int i = size - 1;
         while (i >= 0 && index[i] == i + nclasses - size) i--;
@@ -940,7 +958,8 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
                 long long left = room(in, s.nodes, relaxed);
                 if (left != NONE && left < limit) limit = left;
                 free_stock(in, s.live0, limit, &freed);
-                proven = smaller_game_lost(&s, &freed, &relaxed);
+                int verdict = smaller_game(&s, &freed, &relaxed);
+                proven = verdict < 0 ? -1 : verdict == 0;
             }
             for (int i = 0; i < st->nsizes && !proven; i++)
                 proven = relaxations(&s, st->sizes[i], st->each, room(in, s.nodes, relaxed), &relaxed);
@@ -1005,7 +1024,7 @@ static int read_stages(PyObject *spec, Input *in) {
     }
     Py_DECREF(seq);
     if (!ok) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "stages: at most 4 of (after, sizes 1-6, each)");
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "stages: at most 8 of (after, sizes 1-6, each)");
         return 0;
     }
     in->nstages = (int)count;

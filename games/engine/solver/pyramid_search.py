@@ -55,8 +55,9 @@ Depth-first search, with these reductions (each keeps the verdict exact):
 * **Smaller games.** A search still running after ``RELAX_STAGES`` positions tries to
   prove the position lost on games that keep only some classes and the tableau's Kings
   (``relaxations``): those see the passes and the order of the stock, which the matching
-  does not. Each stage tries bigger games, or the same with more positions. Such proofs
-  only ever say "lost"; a win is always a line found in the real game.
+  does not. Each stage tries bigger games, or the same with more positions, skipping those
+  an earlier stage showed prove nothing (``known_not_lost``). Such proofs only ever say
+  "lost"; a win is always a line found in the real game.
 
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
 its order of removals finds late: it then alternates that order and its reverse in
@@ -321,6 +322,10 @@ class PyramidSearch:
         """(redeals used, flag, sequence, moment of p = 0, failure-table key bits, and in the
         last pass its waste masks by moment, see ``last_pass_wastes``; None before it)."""
         self.context_index: dict[tuple[int, bool, tuple[int, ...]], int] = {}
+        self.won_games: set[int] = set()
+        self.ran_out: dict[int, int] = {}
+        """The smaller games of ``relaxations`` played so far that proved nothing, by the bitmask
+        of the classes they keep: those won, and the positions the others ran out of."""
 
     # -- hopeless proofs -------------------------------------------------------------
 
@@ -439,9 +444,9 @@ class PyramidSearch:
                         free_stock_tried = True
                         left = room()
                         allowed = FREE_STOCK_NODES if left is None else min(FREE_STOCK_NODES, left)
-                        proven, spent = self.smaller_game_lost(self.freed(self.live), allowed)
+                        winnable, spent = self.smaller_game(self.freed(self.live), allowed)
                         relaxed += spent
-                        if proven:
+                        if winnable is False:
                             return False
                     spent, proven = self.relaxations(sizes, each, room())
                     relaxed += spent
@@ -530,25 +535,42 @@ class PyramidSearch:
                 allowed = each if room is None else min(each, room - spent)
                 if allowed <= 0:
                     return spent, False
-                lost, nodes = self.smaller_game_lost(self.reduced(set(chosen)), allowed)
+                classes = sum(1 << c for c in chosen)
+                if self.known_not_lost(classes, allowed):
+                    continue
+                winnable, nodes = self.smaller_game(self.reduced(set(chosen)), allowed)
                 spent += nodes
-                if lost:
+                if winnable is False:
                     return spent, True
+                if winnable:
+                    self.won_games.add(classes)
+                else:
+                    self.ran_out[classes] = allowed
         return spent, False
 
-    def smaller_game_lost(self, state: PyramidState, node_limit: int) -> tuple[bool, int]:
-        """Whether a smaller game (``reduced`` or ``freed``) is proven lost within
-        ``node_limit`` positions, and the positions it took; running out of them proves
-        nothing, running out of time raises SearchAborted."""
+    def known_not_lost(self, classes: int, allowed: int) -> bool:
+        """Whether the smaller game keeping the bitmask ``classes`` would prove nothing within
+        ``allowed`` positions, from the games an earlier stage played: it was won, or a game
+        keeping more classes was (the argument of ``relaxations`` makes a game with fewer
+        classes at least as easy), or it ran out of as many positions (the same search
+        again would too)."""
+        return self.ran_out.get(classes, 0) >= allowed or any(
+            won & classes == classes for won in self.won_games
+        )
+
+    def smaller_game(self, state: PyramidState, node_limit: int) -> tuple[bool | None, int]:
+        """A smaller game's (``reduced`` or ``freed``) verdict within ``node_limit`` positions,
+        None if they ran out, and the positions it took; running out of time raises
+        SearchAborted."""
         search = PyramidSearch(
             state, node_limit, self.deadline, relax=False, compiled=False, failure_limit=self.failure_limit
         )
         try:
-            return not search.run(), search.nodes
+            return search.run(), search.nodes
         except SearchAborted:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise
-            return False, search.nodes
+            return None, search.nodes
 
     def freed(self, live: int) -> PyramidState:
         """The position ``live`` with every stock and waste card in play moved to the reserve,
@@ -849,11 +871,11 @@ class PyramidSearch:
             nonlocal nodes
             known = free_lost.get(live)
             if known < 0:
-                lost, spent = self.smaller_game_lost(
+                winnable, spent = self.smaller_game(
                     self.freed(live),
                     FREE_STOCK_NODES if budget[0] <= 0 else min(FREE_STOCK_NODES, budget[0] - nodes),
                 )
-                known = int(lost)
+                known = int(winnable is False)
                 free_lost.put(live, known)
                 nodes += spent
                 self.nodes = nodes
