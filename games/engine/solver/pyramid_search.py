@@ -104,12 +104,17 @@ CHECK_EVERY = 1 << 12
 """How many positions pass between two looks at the clock."""
 RELAX_STAGES = (
     (20_000, (1, 2, 3), 5_000),
-    (300_000, (2, 3, 4), 40_000),
-    (1_000_000, (3, 4, 5), 1_000_000),
-    (5_000_000, (5,), 2_000_000),
+    (300_000, (2, 3), 40_000),
+    (600_000, (3,), 500_000),
+    (8_000_000, (4,), 500_000),
+    (16_000_000, (5,), 1_000_000),
+    (24_000_000, (5,), 2_000_000),
 )
 """When the search has examined this many positions, it tries to prove the position lost on
-smaller games keeping this many classes, each allowed this many positions (see relaxations)."""
+smaller games keeping this many classes, each allowed this many positions (see relaxations).
+Most hard lost deals fall to a 3-class game within 500,000 positions; the games with more
+classes of a winnable deal are winnable too, and often slow to win, so they come late, when
+the search has spent many more positions than they can (docs/benchmarks.md, Smaller games)."""
 FREE_STOCK_AFTER = 300_000
 """A search still running after this many positions, before its smaller games, tries its
 position with a free stock (``freed``) once, within FREE_STOCK_NODES positions. That game
