@@ -311,12 +311,12 @@ def test_alternating_orders_give_the_plain_verdicts(
     config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """From ORDER_FROM positions on the search alternates two orders of removals, keeping
-    its failure table (pyramid_search.ORDER_RUN). From 30 positions on, in runs of 40, the
+    its failure table (pyramid_search.ORDER_RUN). From 30 positions on, in runs of 1,000, the
     deals that get past the stage switch orders many times (at least 5 of each 30 search other
     positions than with one order), and every verdict is still the plain search's, every
     line a win."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1,), 500),))
-    monkeypatch.setattr(pyramid_search, "ORDER_RUN", 40)
+    monkeypatch.setattr(pyramid_search, "ORDER_RUN", 1_000)
     engine = get_engine("pyramid")
     switched = 0
     for state, expected in plain_verdicts(config, range(30)):

@@ -931,7 +931,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
      * the node limit (pyramid_search.run). */
     int staged = in->relax && !in->reshuffle, free_stock_tried = 0, stage = 0, turn = 0;
     int nstages = staged ? in->nstages : 0;
-    long long switch_at = staged ? in->order_from : NONE, run = in->order_run;
+    long long switch_at = staged ? in->order_from : NONE;
     for (;;) {
         int limited = in->node_limit != NONE;
         if (stage < nstages && limited && in->node_limit <= in->stages[stage].after + relaxed) stage = nstages;
@@ -971,8 +971,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         if (s.nodes == switch_at) {
             turn++;
             s.order = turn % 2 ? -1 : 1;
-            switch_at = s.nodes + run;
-            if (turn % 2 == 0) run *= 2;
+            switch_at = s.nodes + in->order_run;
         }
     }
 done:

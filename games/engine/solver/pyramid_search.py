@@ -60,9 +60,10 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   "lost"; a win is always a line found in the real game.
 
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
-its order of removals finds late: it then alternates that order and its reverse in
-doubling runs (``ORDER_RUN``), between the stages. Both orders share the failure table,
-which holds only what is proven, so each run goes on from what the others settled.
+its order of removals finds late: it then alternates that order and its reverse in runs
+of ``ORDER_RUN`` positions, between the stages. Both orders share the failure table,
+which holds only what is proven, so each run goes on from what the others settled, and
+the search takes about twice the positions of the better order, at most.
 
 The failure table is only a cache: it keeps two generations of ``FAILURE_LIMIT`` positions
 (see ``_search``), so a long search (reshuffle's, chiefly) stays within bounded memory and
@@ -123,12 +124,16 @@ is small and a loss there is a loss here; over the deals of docs/winnability.md 
 214 of 246 sampled, which had taken 137 million positions) and costs a winnable one a few
 hundred. Above DAILY_NODE_LIMIT (solver/__init__.py), so the deals of the day stay."""
 ORDER_FROM = 300_000
-ORDER_RUN = 4_000_000
+ORDER_RUN = 1_000_000
 """From ORDER_FROM positions on, the search alternates two orders of removals (see
-``removal_weight``) in runs of ORDER_RUN positions, the runs doubling after each pair,
-keeping one failure table (the smaller-game stages come in between). The slowest deals
-are winnable ones whose line one order finds late and the other sooner. ORDER_FROM is
-above DAILY_NODE_LIMIT (solver/__init__.py), so the deals of the day stay."""
+``removal_weight``) in runs of ORDER_RUN positions, keeping one failure table (the
+smaller-game stages come in between). The slowest deals are winnable ones whose line one
+order finds late and the other sooner; runs of one length keep the two orders level
+(runs doubling after each pair left 6-row + reserve #79057 at 100 million positions, where
+the better order alone takes 34; docs/benchmarks.md). A run must be far longer than the
+positions a search spends walking back down its line after a stop (a few hundred at most),
+or it gets nowhere. ORDER_FROM is above DAILY_NODE_LIMIT (solver/__init__.py), so the deals
+of the day stay."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 FREE_STOCK_NODES = 1_000_000
@@ -419,7 +424,7 @@ class PyramidSearch:
         staged = self.relax and not self.reshuffle
         stages = list(RELAX_STAGES) if staged else []
         switch = ORDER_FROM if staged else -1
-        run, turn = ORDER_RUN, 0
+        turn = 0
         relaxed = 0
         free_stock_tried = False
 
@@ -460,8 +465,7 @@ class PyramidSearch:
                 if examined() == switch:
                     turn += 1
                     sign[0] = -1 if turn % 2 else 1
-                    switch = examined() + run
-                    run *= 2 if turn % 2 == 0 else 1
+                    switch = examined() + ORDER_RUN
         finally:
             self.nodes = examined() + relaxed
             sys.setrecursionlimit(limit)
