@@ -284,6 +284,7 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"values": bytes([14] * 52)}, "card values"),
         ({"covers": bytes(3)}, "covers"),
         ({"stages": [(1, (9,), 1)]}, "stages"),
+        ({"stages": [(1, (1,), 1)] * 9}, "at most 8"),
         ({"failure_limit": 0}, "failure_limit"),
         ({"order_run": 0}, "order_run"),
         ({"order_from": 0}, "order_from"),

@@ -115,7 +115,8 @@ RELAX_STAGES = (
 smaller games keeping this many classes, each allowed this many positions (see relaxations).
 Most hard lost deals fall to a 3-class game within 500,000 positions; the games with more
 classes of a winnable deal are winnable too, and often slow to win, so they come late, when
-the search has spent many more positions than they can (docs/benchmarks.md, Smaller games)."""
+the search has spent many more positions than they can (docs/benchmarks.md, Solver:
+"Smaller games, remembered and late")."""
 FREE_STOCK_AFTER = 300_000
 """A search still running after this many positions, before its smaller games, tries its
 position with a free stock (``freed``) once, within FREE_STOCK_NODES positions. That game
@@ -129,8 +130,8 @@ ORDER_RUN = 1_000_000
 ``removal_weight``) in runs of ORDER_RUN positions, keeping one failure table (the
 smaller-game stages come in between). The slowest deals are winnable ones whose line one
 order finds late and the other sooner; runs of one length keep the two orders level
-(runs doubling after each pair left 6-row + reserve #79057 at 100 million positions, where
-the better order alone takes 34; docs/benchmarks.md). A run must be far longer than the
+(runs doubling after each pair left 6-row + reserve #79057 at 103.8 million positions, where
+the better order alone takes 34.3; docs/benchmarks.md). A run must be far longer than the
 positions a search spends walking back down its line after a stop (a few hundred at most),
 or it gets nowhere. ORDER_FROM is above DAILY_NODE_LIMIT (solver/__init__.py), so the deals
 of the day stay."""
