@@ -120,8 +120,8 @@ def test_stages_that_repeat_smaller_games_agree(
 @pytest.mark.parametrize("config", [{}, {"redeals": None}, {"rows": 6, "reserve": True}], ids=str)
 def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """From ORDER_FROM positions on the two orders alternate in runs of ORDER_RUN positions,
-    with the stages in between: here from 20 positions on, in
-    runs of 1,000, stages at 30 and 400, so that a deal switches orders many times."""
+    with the stages in between: here from 20 positions on, in runs of 1,000, stages at 30
+    and 400, so that a deal switches orders many times."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2), 1_000), (400, (3,), 500)))
     monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 400)
     monkeypatch.setattr(pyramid_search, "ORDER_FROM", 20)

@@ -62,8 +62,8 @@ Depth-first search, with these reductions (each keeps the verdict exact):
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
 its order of removals finds late: it then alternates that order and its reverse in runs
 of ``ORDER_RUN`` positions, between the stages. Both orders share the failure table,
-which holds only what is proven, so each run goes on from what the others settled, and
-the search takes about twice the positions of the better order, at most.
+which holds only what is proven, so each run goes on from what the others settled; runs
+of one length keep either order from waiting long for its turn.
 
 The failure table is only a cache: it keeps two generations of ``FAILURE_LIMIT`` positions
 (see ``_search``), so a long search (reshuffle's, chiefly) stays within bounded memory and
