@@ -929,7 +929,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
     }
     /* The search runs on between stops: the next stage's proofs, the next switch of order,
      * the node limit (pyramid_search.run). */
-    int staged = in->relax && !in->reshuffle, free_stock_tried = 0, stage = 0, turn = 0;
+    int staged = in->relax && !in->reshuffle, free_stock_tried = 0, stage = 0;
     int nstages = staged ? in->nstages : 0;
     long long switch_at = staged ? in->order_from : NONE;
     for (;;) {
@@ -969,8 +969,7 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
             }
         }
         if (s.nodes == switch_at) {
-            turn++;
-            s.order = turn % 2 ? -1 : 1;
+            s.order = -s.order;
             switch_at = s.nodes + in->order_run;
         }
     }

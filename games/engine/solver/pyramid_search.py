@@ -425,7 +425,6 @@ class PyramidSearch:
         staged = self.relax and not self.reshuffle
         stages = list(RELAX_STAGES) if staged else []
         switch = ORDER_FROM if staged else -1
-        turn = 0
         relaxed = 0
         free_stock_tried = False
 
@@ -464,8 +463,7 @@ class PyramidSearch:
                     if proven:
                         return False
                 if examined() == switch:
-                    turn += 1
-                    sign[0] = -1 if turn % 2 else 1
+                    sign[0] = -sign[0]
                     switch = examined() + ORDER_RUN
         finally:
             self.nodes = examined() + relaxed
