@@ -261,13 +261,16 @@ def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
         assert solve_state("pyramid", state).winnable == expected, state.seed
 
 
+REPEATING_STAGES = ((30, (2, 3), 300), (60, (1, 2, 3), 200), (90, (3,), 300), (120, (3, 4), 2_000))
+"""Stages that come back to games of sizes played before, with fewer, as many and more
+positions: what PyramidSearch.known_not_lost skips."""
+
+
 def test_stages_skip_the_smaller_games_known_not_to_prove_anything(monkeypatch: pytest.MonkeyPatch) -> None:
     """A later stage plays no smaller game that an earlier one won, nor one with fewer classes
     than a won one (at least as easy), nor one that ran out of as many positions before;
-    every verdict stays the plain search's. The stages here repeat sizes with fewer, as many and
-    more positions."""
-    stages = ((30, (2, 3), 300), (60, (1, 2, 3), 200), (90, (3,), 300), (120, (3, 4), 2_000))
-    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", stages)
+    every verdict stays the plain search's."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", REPEATING_STAGES)
     monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 10**9)
     played: list[tuple[frozenset[int], int, bool | None]] = []
     skipped = 0
