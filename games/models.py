@@ -53,6 +53,9 @@ class GameRecord(models.Model):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 
+    TABLE_KINDS = (Kind.TABLE, Kind.TOURNAMENT)
+    """The kinds played at a live table (seats, turn clocks, bots)."""
+
     game = models.CharField(max_length=16, choices=GAME_CHOICES)
     engine_version = models.PositiveSmallIntegerField()
     config = models.JSONField(default=dict, help_text="The full config, defaults filled in.")
@@ -118,6 +121,10 @@ class GameRecord(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def at_table(self) -> bool:
+        return self.kind in self.TABLE_KINDS
 
     @property
     def elapsed_seconds(self) -> float | None:

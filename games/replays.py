@@ -48,7 +48,7 @@ class ReplaySource:
 
 def from_record(record: GameRecord) -> ReplaySource:
     actions = tuple(record.actions.order_by("seq").values_list("text", flat=True))
-    table = getattr(record, "table", None) if record.kind == GameRecord.Kind.TABLE else None
+    table = getattr(record, "table", None) if record.at_table else None
     seats = list(table.seats.select_related("user")) if table is not None else []
     if seats:
         names = [seat.name for seat in seats]

@@ -163,7 +163,7 @@ def player_games(user: User, *, game: str = "", result: str = "", limit: int = 2
     played = []
     for record in records[:limit]:
         won = record.won
-        if record.kind == GameRecord.Kind.TABLE:
+        if record.at_table:
             seat = record.table.seats.filter(user=user).values_list("number", flat=True).first()
             won = (record.outcome or {}).get("winner") == seat
         if (result == "won" and not won) or (result == "lost" and won):

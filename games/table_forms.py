@@ -44,4 +44,4 @@ class TableForm(forms.Form):
         if data["game"] == "blocks":
             return {"scoring": data["scoring"], "target": data["target"]}
         keys = ("players", "stack", "ante", "hands", "cards", "no_discard", "discard_twice", "face_up")
-        return {key: data[key] for key in keys}
+        return {key: data[key] for key in keys if key in self.fields}

@@ -162,27 +162,47 @@ def start(*, table_id: int, user: User) -> Table:
             raise GameError("Only someone sitting at the table can start it.")
         if not all(seat.taken for seat in seats):
             raise GameError("Every seat must be taken (by a person or a bot) before the game starts.")
-        engine = get_engine(table.game)
-        record = GameRecord.objects.create(
-            game=table.game,
-            engine_version=engine.version,
-            config=table.config,
-            seed=secrets.randbelow(MAX_SEED),
-            kind=GameRecord.Kind.TABLE,
-            first_viewed_at=timezone.now(),
-        )
-        table.record = record
-        table.status = Table.Status.PLAYING
-        table.lobby_version += 1
-        table.save(update_fields=["record", "status", "lobby_version"])
-        state = current_state(record)
-        _set_deadline(record, table, engine.current_player(state))
-        record.save(update_fields=["turn_deadline"])
-        version = record.version
-        transaction.on_commit(
-            lambda: (_announce(table, version), _schedule(record.pk, version, record.turn_deadline))
-        )
+        _deal(table, GameRecord.Kind.TABLE)
     return table
+
+
+def open_match(
+    *, game: str, config: dict[str, Any], clock_seconds: int, players: list[User | None], created_by: User
+) -> Table:
+    """A table dealt at once for a tournament match: ``players`` by seat, ``None`` for a bot.
+
+    Expects to run inside the caller's transaction (the tournament's lock).
+    """
+    table = Table.objects.create(game=game, config=config, clock_seconds=clock_seconds, created_by=created_by)
+    Seat.objects.bulk_create(
+        [Seat(table=table, number=n, user=player, is_bot=player is None) for n, player in enumerate(players)]
+    )
+    _deal(table, GameRecord.Kind.TOURNAMENT)
+    return table
+
+
+def _deal(table: Table, kind: str) -> None:
+    """Start the table's game; announced and its first turn scheduled after commit."""
+    engine = get_engine(table.game)
+    record = GameRecord.objects.create(
+        game=table.game,
+        engine_version=engine.version,
+        config=table.config,
+        seed=secrets.randbelow(MAX_SEED),
+        kind=kind,
+        first_viewed_at=timezone.now(),
+    )
+    table.record = record
+    table.status = Table.Status.PLAYING
+    table.lobby_version += 1
+    table.save(update_fields=["record", "status", "lobby_version"])
+    state = current_state(record)
+    _set_deadline(record, table, engine.current_player(state))
+    record.save(update_fields=["turn_deadline"])
+    version = record.version
+    transaction.on_commit(
+        lambda: (_announce(table, version), _schedule(record.pk, version, record.turn_deadline))
+    )
 
 
 # Moves
@@ -261,7 +281,17 @@ def _apply_locked(record: GameRecord, table: Table, seat: int, text: str) -> Tab
     transaction.on_commit(
         lambda: (_announce(table, version, lobby=finished), _schedule(record.pk, version, deadline))
     )
+    if finished and record.kind == GameRecord.Kind.TOURNAMENT:
+        transaction.on_commit(lambda: _report_match(record.pk))
     return TableMove(record, new_state)
+
+
+def _report_match(game_id: int) -> None:
+    """Tell the tournaments app that a match ended. By task name, so that games never imports
+    tournaments; its sweeper records any result whose message is lost."""
+    from config.celery import app
+
+    app.send_task("tournaments.tasks.record_match", args=(game_id,))
 
 
 def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
@@ -293,7 +323,9 @@ def advance(*, game_id: int, version: int) -> bool:
     """Make the move that is due at ``version``, if it still is: a bot's, a timed-out seat's
     (LP-1) or the table's tie replay. Returns whether a move was made."""
     with transaction.atomic():
-        record = GameRecord.objects.select_for_update().filter(pk=game_id, kind=GameRecord.Kind.TABLE).first()
+        record = (
+            GameRecord.objects.select_for_update().filter(pk=game_id, kind__in=GameRecord.TABLE_KINDS).first()
+        )
         if record is None or record.version != version or record.is_over:
             return False
         table = Table.objects.get(record=record)
@@ -323,7 +355,7 @@ def overdue_games(grace_s: float = 2.0) -> list[tuple[int, int]]:
     cutoff = timezone.now() - dt.timedelta(seconds=grace_s)
     return list(
         GameRecord.objects.filter(
-            kind=GameRecord.Kind.TABLE, status=GameRecord.Status.PLAYING, turn_deadline__lt=cutoff
+            kind__in=GameRecord.TABLE_KINDS, status=GameRecord.Status.PLAYING, turn_deadline__lt=cutoff
         ).values_list("pk", "version")
     )
 
