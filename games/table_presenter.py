@@ -231,7 +231,9 @@ def lobby_tables() -> dict[str, list[Table]]:
     recent = Table.objects.prefetch_related(seats).order_by("-created_at")
     return {
         "open_tables": list(recent.filter(status=Table.Status.OPEN)[:50]),
-        "live_tables": list(recent.filter(status=Table.Status.PLAYING)[:50]),
+        "live_tables": list(
+            recent.filter(status=Table.Status.PLAYING).select_related("tournament_match__tournament")[:50]
+        ),
     }
 
 

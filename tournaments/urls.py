@@ -2,4 +2,11 @@ from django.urls import path
 
 from tournaments import views
 
-urlpatterns = [path("tournaments/", views.index, name="tournaments")]
+urlpatterns = [
+    path("tournaments/", views.index, name="tournaments"),
+    path("tournaments/new/", views.create, name="tournament_create"),
+    path("tournaments/<int:tournament_id>/", views.detail, name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", views.join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+    path("tournaments/<int:tournament_id>/start/", views.start, name="tournament_start"),
+]

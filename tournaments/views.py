@@ -1,16 +1,96 @@
-"""Pages of the tournaments app."""
+"""Pages of the tournaments app: the list and schedule form, a tournament's page, entries."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from tournaments import selectors, services
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
 
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     return render(
-        request,
-        "not_open_yet.html",
-        {"title": "Tournaments", "blurb": "Scheduled tournaments with brackets, rounds and standings."},
+        request, "tournaments/index.html", {"form": TournamentForm(), **selectors.tournament_lists()}
     )
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.create_tournament(
+                creator=request.user,
+                name=data["name"],
+                game=data["game"],
+                config=form.config(),
+                clock_seconds=data["clock_seconds"],
+                max_entrants=data["max_entrants"],
+                starts_at=form.starts_at(),
+                fill_with_bots=data["fill_with_bots"],
+            )
+        except services.TournamentError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect(tournament)
+    context = {"form": form, **selectors.tournament_lists()}
+    return render(request, "tournaments/index.html", context, status=400)
+
+
+def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    user = request.user if request.user.is_authenticated else None
+    rounds = selectors.bracket(tournament)
+    entrants = selectors.entrants(tournament)
+    return {
+        "tournament": tournament,
+        "entrants": entrants,
+        "entered": user is not None and any(entry.user_id == user.pk for entry in entrants),
+        "rounds": rounds,
+        "replays": selectors.played_matches(rounds),
+        "standings": selectors.standings(tournament),
+        "my_match": selectors.current_match(tournament, user),
+    }
+
+
+@require_safe
+def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=tournament_id)
+    template = "tournaments/partials/body.html" if request.htmx else "tournaments/detail.html"
+    return render(request, template, _context(request, tournament))
+
+
+def _change(request: HttpRequest, tournament_id: int, change: Callable[..., Any]) -> HttpResponse:
+    try:
+        change(tournament_id=tournament_id, user=request.user)
+    except services.TournamentError as exc:
+        messages.error(request, str(exc))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _change(request, tournament_id, services.join)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _change(request, tournament_id, services.withdraw)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _change(request, tournament_id, services.start_now)

@@ -141,6 +141,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Turn clocks live in the database; this re-queues any overdue turn whose task was lost.
     "sweep-overdue-turns": {"task": "games.tasks.sweep_overdue_turns", "schedule": timedelta(seconds=5)},
+    # Starts tournaments on time and records any match result whose task was lost.
+    "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": timedelta(seconds=5)},
 }
 
 AUTH_USER_MODEL = "accounts.User"

@@ -11,6 +11,7 @@ from config.celery import app
 EXPECTED = {
     "games.tasks.create_daily_challenges": timedelta(hours=1),
     "games.tasks.sweep_overdue_turns": timedelta(seconds=5),
+    "tournaments.tasks.run_tournaments": timedelta(seconds=5),
     "accounts.tasks.clear_expired_sessions": timedelta(hours=6),
     "accounts.tasks.forget_old_login_failures": timedelta(hours=6),
 }

@@ -1,0 +1,38 @@
+"""Playing a tournament match to its end through the real services, as its seats would."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from games import tables
+from games.engine import TABLE_SEAT, get_engine
+from games.engine.bots import bot_seed, get_bot
+from games.models import GameRecord, Table
+from games.state_cache import current_state
+
+User = get_user_model()
+
+
+def person(name: str) -> User:
+    return User.objects.create_user(name, f"{name}@example.com", "pw-long-enough-1")
+
+
+def play_out(table: Table, max_moves: int = 3000) -> GameRecord:
+    """People move through ``tables.act`` (choosing as the bot would), bots and the table
+    through ``tables.advance``: the paths a real match takes."""
+    engine = get_engine(table.game)
+    record = GameRecord.objects.get(pk=table.record_id)
+    for _ in range(max_moves):
+        record.refresh_from_db()
+        if record.is_over:
+            return record
+        state = current_state(record)
+        seat = engine.current_player(state)
+        occupant = None if seat == TABLE_SEAT else table.seats.get(number=seat)
+        if occupant is None or occupant.is_bot:
+            assert tables.advance(game_id=record.pk, version=record.version)
+        else:
+            choose = get_bot(table.game)
+            text = choose(engine.view(state, seat), bot_seed(record.seed, seat, record.action_count))
+            tables.act(table_id=table.pk, user=occupant.user, text=text, expected_version=record.version)
+    raise AssertionError(f"game {record.pk} did not end in {max_moves} moves")
