@@ -52,9 +52,12 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     user = request.user if request.user.is_authenticated else None
     rounds = selectors.bracket(tournament)
     entrants = selectors.entrants(tournament)
+    bot_count = sum(entry.user_id is None for entry in entrants)
     return {
         "tournament": tournament,
         "entrants": entrants,
+        "people_count": len(entrants) - bot_count,
+        "bot_count": bot_count,
         "entered": user is not None and any(entry.user_id == user.pk for entry in entrants),
         "rounds": rounds,
         "replays": selectors.played_matches(rounds),

@@ -125,3 +125,23 @@ def test_an_htmx_poll_gets_the_body_alone_and_the_table_names_its_tournament() -
     assert "Saturday cup</a>, Final" in table_page
     lobby = Client().get(reverse("tables")).content.decode()
     assert "Saturday cup" in lobby
+
+
+def test_a_match_in_play_replays_only_as_spectators_see_it_even_to_its_players() -> None:
+    from games import replays
+    from games.engine import get_engine
+
+    tournament, (ann, ben) = with_players(2)
+    services.start_now(tournament_id=tournament.pk, user=ann)
+    match = tournament.matches.select_related("table__record").get()
+    record = match.table.record
+    assert "data-card" not in Client().get(tournament.get_absolute_url()).content.decode()
+    source = replays.from_record(record)
+    spectator = get_engine("triad").view(replays.states(source)[0], None)
+    public = sorted(c for seat in spectator["seats"] for c in (seat["cards"] or []))
+    for viewer in (Client(), logged_in(ann), logged_in(ben)):
+        for view in ("", "0", "1"):
+            body = viewer.get(f"/games/{record.pk}/replay/?step=0&view={view}").content.decode()
+            assert sorted(re.findall(r'data-card="([^"]+)"', body)) == public
+            assert str(record.seed) not in body
+        assert viewer.get(f"/games/{record.pk}/export.json").status_code == 403
