@@ -183,6 +183,17 @@ class TestPlayingItOut:
             winner_seat = record.outcome["winner"]
             assert match.winner == (match.first if winner_seat == 0 else match.second)
 
+    def test_a_pyramid_poker_tournament_plays_heads_up_matches_to_a_winner(self) -> None:
+        tournament, players = with_players(2, game="blocks", config={"scoring": "basic"})
+        assert tournament.config == get_engine("blocks").normalize_config({"scoring": "basic"})
+        services.start_now(tournament_id=tournament.pk, user=players[0])
+        (record,) = finish_every_match(tournament)
+        assert record.game == "blocks" and record.kind == GameRecord.Kind.TOURNAMENT
+        tournament.refresh_from_db()
+        assert tournament.status == Tournament.Status.FINISHED
+        winner = tournament.entries.get(place=1)
+        assert winner.seed == record.outcome["winner"]
+
     def test_the_sweeper_records_a_result_whose_task_was_lost(self) -> None:
         tournament, players = with_players(2)
         services.start_now(tournament_id=tournament.pk, user=players[0])
