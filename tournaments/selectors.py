@@ -67,12 +67,12 @@ class Standing:
 
 
 def standings(tournament: Tournament) -> list[Standing]:
-    """Entrants by final place (places of those still in are not known yet: they come last)."""
+    """The entrants who have a place, best first; those still in the running have none yet."""
     if tournament.rounds is None:
         return []
-    entries = tournament.entries.select_related("user").order_by("place", "seed")
-    placed = [entry for entry in entries if entry.place is not None]
-    return [Standing(entry, scoring.place_label(entry.place or 0, tournament.rounds)) for entry in placed]
+    placed = tournament.entries.filter(place__isnull=False).select_related("user").order_by("place", "seed")
+    rounds = tournament.rounds
+    return [Standing(entry, scoring.place_label(entry.place, rounds)) for entry in placed if entry.place]
 
 
 def entrants(tournament: Tournament) -> list[Entry]:
