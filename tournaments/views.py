@@ -69,8 +69,11 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
 @require_safe
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=tournament_id)
-    template = "tournaments/partials/body.html" if request.htmx else "tournaments/detail.html"
-    return render(request, template, _context(request, tournament))
+    if not request.htmx:
+        return render(request, "tournaments/detail.html", _context(request, tournament))
+    if request.GET.get("since") == str(tournament.version):
+        return HttpResponse(status=204)  # the page's poll: nothing changed, so htmx swaps nothing
+    return render(request, "tournaments/partials/body.html", _context(request, tournament))
 
 
 def _change(request: HttpRequest, tournament_id: int, change: Callable[..., Any]) -> HttpResponse:

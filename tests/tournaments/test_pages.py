@@ -115,9 +115,13 @@ def test_the_bracket_links_every_played_match_to_its_replay_and_back() -> None:
 def test_an_htmx_poll_gets_the_body_alone_and_the_table_names_its_tournament() -> None:
     tournament, players = with_players(2)
     services.start_now(tournament_id=tournament.pk, user=players[0])
-    body = Client().get(reverse("tournament", args=[tournament.pk]), HTTP_HX_REQUEST="true").content.decode()
+    page = reverse("tournament", args=[tournament.pk])
+    tournament.refresh_from_db()
+    body = Client().get(page, {"since": tournament.version - 1}, HTTP_HX_REQUEST="true").content.decode()
     assert body.lstrip().startswith('<div id="tournament-body"') and "<html" not in body
-    assert 'hx-trigger="every 5s"' in body
+    assert f'hx-get="{page}?since={tournament.version}" hx-trigger="every 5s"' in body
+    unchanged = Client().get(page, {"since": tournament.version}, HTTP_HX_REQUEST="true")
+    assert unchanged.status_code == 204 and not unchanged.content  # a poll that finds nothing new
     match = tournament.matches.get()
     mine = logged_in(players[1]).get(reverse("tournament", args=[tournament.pk])).content.decode()
     assert f'href="/tables/{match.table_id}/" data-testid="my-match"' in mine
