@@ -79,7 +79,8 @@ def test_schedule_enter_start_follow_the_bracket_and_watch_a_match(live_site: st
 
     host.get_by_role("button", name="Start now").click()
     expect(host.get_by_test_id("bracket-match")).to_have_count(3)  # 3 people and a bot: 4 places
-    expect(guest.get_by_test_id("my-match")).to_be_visible()  # jon's page learns his match is on
+    guest.get_by_test_id("my-match").click()  # jon's page learns his match is on, and he goes to it
+    expect(guest.get_by_test_id("table-tournament")).to_have_text("Browser cup")
     first_game = in_thread(play_next_match, tournament.pk)
     expect(host.get_by_test_id("bracket-replay")).to_have_count(1)
     host.screenshot(path=str(artifacts_dir() / "tournament-bracket-running.png"), full_page=True)
@@ -89,6 +90,8 @@ def test_schedule_enter_start_follow_the_bracket_and_watch_a_match(live_site: st
     expect(host.get_by_test_id("tournament-replay")).to_have_count(3)
     expect(host.get_by_test_id("standing")).to_have_count(4)
     host.screenshot(path=str(artifacts_dir() / "tournament-finished.png"), full_page=True)
+    expect(guest.get_by_test_id("back-to-tournament")).to_be_visible()  # his table's socket said it ended
+    guest.screenshot(path=str(artifacts_dir() / "tournament-table-over.png"), full_page=True)
 
     viewer = new_context(viewport={"width": 1280, "height": 1000}).new_page()  # anyone with the link
     viewer.goto(f"{live_site}/tournaments/{tournament.pk}/")

@@ -129,6 +129,10 @@ def test_an_htmx_poll_gets_the_body_alone_and_the_table_names_its_tournament() -
     assert "Saturday cup</a>, Final" in table_page
     lobby = Client().get(reverse("tables")).content.decode()
     assert "Saturday cup" in lobby
+    record = play_out(match.table)
+    over = logged_in(players[0]).get(reverse("table", args=[match.table_id])).content.decode()
+    assert f'href="/games/{record.pk}/replay/"' in over
+    assert f'href="{tournament.get_absolute_url()}" data-testid="back-to-tournament"' in over
 
 
 def test_a_match_in_play_replays_only_as_spectators_see_it_even_to_its_players() -> None:
