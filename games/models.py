@@ -193,6 +193,9 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
     is_bot = models.BooleanField(default=False)
+    bot_name = models.CharField(
+        max_length=32, blank=True, help_text="A bot's name where it has one of its own (a tournament's bot)."
+    )
 
     class Meta:
         constraints = [
@@ -215,5 +218,5 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         if self.is_bot:
-            return f"Bot {self.number + 1}"
+            return self.bot_name or f"Bot {self.number + 1}"
         return self.user.username if self.user else "Empty seat"

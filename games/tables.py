@@ -167,15 +167,20 @@ def start(*, table_id: int, user: User) -> Table:
 
 
 def open_match(
-    *, game: str, config: dict[str, Any], clock_seconds: int, players: list[User | None], created_by: User
+    *, game: str, config: dict[str, Any], clock_seconds: int, players: list[User | str], created_by: User
 ) -> Table:
-    """A table dealt at once for a tournament match: ``players`` by seat, ``None`` for a bot.
+    """A table dealt at once for a tournament match: ``players`` by seat, a bot by its name.
 
     Expects to run inside the caller's transaction (the tournament's lock).
     """
     table = Table.objects.create(game=game, config=config, clock_seconds=clock_seconds, created_by=created_by)
     Seat.objects.bulk_create(
-        [Seat(table=table, number=n, user=player, is_bot=player is None) for n, player in enumerate(players)]
+        [
+            Seat(table=table, number=n, user=player, is_bot=False)
+            if isinstance(player, User)
+            else Seat(table=table, number=n, is_bot=True, bot_name=player)
+            for n, player in enumerate(players)
+        ]
     )
     _deal(table, GameRecord.Kind.TOURNAMENT)
     return table

@@ -206,7 +206,7 @@ def _deal(tournament: Tournament, match: Match) -> None:
         game=tournament.game,
         config=tournament.config,
         clock_seconds=tournament.clock_seconds,
-        players=[match.first.user, match.second.user],
+        players=[entry.user or entry.name for entry in (match.first, match.second)],
         created_by=tournament.created_by,
     )
     match.save(update_fields=["table"])

@@ -147,7 +147,16 @@ class TestTheDraw:
         assert [entry.user is None for entry in entries] == [False, False, False, True]
         bot_match = tournament.matches.get(round=1, second=entries[3])
         assert bot_match.first == entries[0]
-        assert [seat.is_bot for seat in bot_match.table.seats.order_by("number")] == [False, True]
+        seats = list(bot_match.table.seats.order_by("number"))
+        assert [seat.is_bot for seat in seats] == [False, True]
+        assert (
+            [seat.name for seat in seats]
+            == [entries[0].user.username, "Bot 4"]
+            == [
+                entries[0].name,
+                entries[3].name,
+            ]
+        )  # the table and its replay call the bot what the bracket does
 
     def test_the_draw_is_fixed_by_the_tournaments_seed(self) -> None:
         first, players = with_players(6)
