@@ -149,14 +149,9 @@ class TestTheDraw:
         assert bot_match.first == entries[0]
         seats = list(bot_match.table.seats.order_by("number"))
         assert [seat.is_bot for seat in seats] == [False, True]
-        assert (
-            [seat.name for seat in seats]
-            == [entries[0].user.username, "Bot 4"]
-            == [
-                entries[0].name,
-                entries[3].name,
-            ]
-        )  # the table and its replay call the bot what the bracket does
+        # The table and its replays call the bot what the bracket does.
+        names = [seat.name for seat in seats]
+        assert names == [entries[0].name, entries[3].name] == [entries[0].user.username, "Bot 4"]
 
     def test_the_draw_is_fixed_by_the_tournaments_seed(self) -> None:
         first, players = with_players(6)
