@@ -153,8 +153,9 @@ def start_due(now: dt.datetime | None = None) -> list[int]:
 def _draw(tournament: Tournament) -> None:
     """Seed the entrants, lay out the whole bracket, settle byes and deal the first matches.
 
-    People are seeded before bots, each group in a random order fixed by ``draw_seed``:
-    byes go to people, and bots fill the places furthest from them.
+    People are seeded in a random order fixed by ``draw_seed``, bots (if asked for) after
+    them: without bots the byes go to the first seeds; with them the bracket is full and,
+    as the first seeds meet the last, every bot meets a person in the first round.
     """
     people = list(tournament.entries.filter(user__isnull=False).order_by("joined_at", "pk"))
     rng = random.Random(tournament.draw_seed)
