@@ -66,13 +66,16 @@ class Standing:
     label: str
 
 
-def standings(tournament: Tournament) -> list[Standing]:
-    """The entrants who have a place, best first; those still in the running have none yet."""
-    if tournament.rounds is None:
-        return []
-    placed = tournament.entries.filter(place__isnull=False).select_related("user").order_by("place", "seed")
+def standings(tournament: Tournament, entrants: list[Entry]) -> list[Standing]:
+    """The ``entrants`` (as ``entrants`` reads them) who have a place, best first; those still
+    in the running have none yet."""
     rounds = tournament.rounds
-    return [Standing(entry, scoring.place_label(entry.place, rounds)) for entry in placed if entry.place]
+    if rounds is None:
+        return []
+    placed = sorted(
+        ((entry.place, entry.seed or 0, entry) for entry in entrants if entry.place), key=lambda row: row[:2]
+    )
+    return [Standing(entry, scoring.place_label(place, rounds)) for place, _, entry in placed]
 
 
 def entrants(tournament: Tournament) -> list[Entry]:

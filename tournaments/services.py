@@ -245,12 +245,13 @@ def _decide(tournament: Tournament, match: Match, winner: Entry | None) -> None:
 def record_match(*, game_id: int) -> bool:
     """Record the result of the tournament match whose game is ``game_id``, if it is over and
     not yet recorded. Returns whether this call recorded it."""
-    match_id = Match.objects.filter(table__record_id=game_id).values_list("pk", "tournament_id").first()
-    if match_id is None:
+    found = Match.objects.filter(table__record_id=game_id).values_list("pk", "tournament_id").first()
+    if found is None:
         return False
+    match_pk, tournament_pk = found
     with transaction.atomic():
-        tournament = _locked(match_id[1])
-        match = Match.objects.select_related("first", "second", "table__record").get(pk=match_id[0])
+        tournament = _locked(tournament_pk)
+        match = Match.objects.select_related("first", "second", "table__record").get(pk=match_pk)
         record = match.table.record if match.table else None
         if match.winner_id is not None or record is None or record.status != GameRecord.Status.FINISHED:
             return False

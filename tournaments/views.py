@@ -61,7 +61,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "entered": user is not None and any(entry.user_id == user.pk for entry in entrants),
         "rounds": rounds,
         "replays": selectors.played_matches(rounds),
-        "standings": selectors.standings(tournament),
+        "standings": selectors.standings(tournament, entrants),
         "my_match": selectors.current_match(tournament, user),
     }
 
