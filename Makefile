@@ -2,15 +2,17 @@
 PYTHON ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test lint install bench clean
+.PHONY: run test lint install lock bench clean
 
 run: $(STAMP)
 	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
+	$(VENV)/bin/python scripts/check_lock.py
 	bash scripts/test $(ARGS)
 
 lint: $(STAMP)
@@ -18,13 +20,26 @@ lint: $(STAMP)
 
 install: $(STAMP)
 
-# Reinstall only when the declared dependencies or the compiled solver core change.
-$(STAMP): pyproject.toml setup.py $(wildcard games/engine/solver/*.c games/engine/solver/*.h)
+# Reinstall only when the locked dependencies or the compiled solver core change. Every
+# machine installs exactly the lock's versions, each checked against the lock's hashes;
+# the project itself goes on top, without resolving anything again.
+$(STAMP): $(LOCK) pyproject.toml setup.py $(wildcard games/engine/solver/*.c games/engine/solver/*.h)
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Debian: apt-get install python3 python3-venv)"; exit 1; }
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)/bin/python -m pip install --quiet -e ".[dev]"
+	$(VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(VENV)/bin/python -m pip install --quiet --no-deps -e .
+	$(VENV)/bin/python scripts/check_lock.py
 	touch $(STAMP)
+
+# After editing pyproject.toml's dependencies (or to take upgrades: ARGS="--upgrade-package NAME"):
+# recompile the lock, then run `make test` before committing both files.
+# Needs no up-to-date install (the lock may be what is out of date): only uv, from the old lock.
+lock:
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	test -x $(VENV)/bin/uv || $(VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal \
+		--python-version 3.11 --custom-compile-command "make lock" --quiet -o $(LOCK) $(ARGS)
+	$(VENV)/bin/python scripts/check_lock.py
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/engines.py
