@@ -13,8 +13,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from twisted.internet import reactor  # noqa: E402 - daphne's asyncio reactor, installed by its app
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.outages import WEB, Heartbeat  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -22,3 +24,8 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# LP-5: a web process says it is up every few seconds. Daphne has no ASGI lifespan events,
+# so the heartbeat starts when its reactor runs: a process that only imports this module
+# (a test driving the app in-process) serves nobody and must not report the web as up.
+reactor.callWhenRunning(Heartbeat(WEB).start)

@@ -220,3 +220,43 @@ class Seat(models.Model):
         if self.is_bot:
             return self.bot_name or f"Bot {self.number + 1}"
         return self.user.username if self.user else "Empty seat"
+
+
+class SiteHeartbeat(models.Model):
+    """When each part of the site was last seen running (LP-5), kept in the database so that
+    it outlives a Redis restart. One row per component:
+
+    - ``web``: written every few seconds by each daphne process;
+    - ``worker``: written every few seconds by each Celery worker;
+    - ``site``: the last moment both were known to be running, kept by ``games.outages``.
+      A gap in it is an outage, and clocks move on by the gap.
+    """
+
+    class Component(models.TextChoices):
+        WEB = "web", "Web server"
+        WORKER = "worker", "Celery worker"
+        SITE = "site", "Whole site"
+
+    component = models.CharField(max_length=16, choices=Component.choices, primary_key=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.component} seen at {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+class SiteOutage(models.Model):
+    """A time the site was down (LP-5), recorded when play resumed and clocks were moved on."""
+
+    down_since = models.DateTimeField(help_text="The last moment the whole site was seen running.")
+    resumed_at = models.DateTimeField()
+    games_moved = models.PositiveIntegerField(help_text="How many running games' deadlines moved later.")
+
+    class Meta:
+        ordering = ["-resumed_at"]
+
+    def __str__(self) -> str:
+        return f"outage of {self.duration_seconds:.0f} s ending {self.resumed_at:%Y-%m-%d %H:%M:%S}"
+
+    @property
+    def duration_seconds(self) -> float:
+        return (self.resumed_at - self.down_since).total_seconds()

@@ -7,11 +7,16 @@ the next turn's deadline in the same transaction; after commit it announces "gam
 at version v" to the table's group (no cards: each connection renders its own seat's
 view) and schedules ``advance`` for that version. ``advance`` acts only if the game is
 still at the version it was scheduled for, so a task run twice acts once.
+
+Outages (LP-5): ``advance`` first asks ``games.outages`` to make good any time the site was
+down, which moves clocks on through ``postpone_turns``; a clock never runs out for a person
+while the site is down.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import outages
 from games.engine import TABLE_SEAT, IllegalAction, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed, get_bot
@@ -30,6 +36,8 @@ from games.engine.timeouts import timeout_action
 from games.models import Action, GameRecord, Seat, Table
 from games.services import GameError, StaleVersion
 from games.state_cache import current_state, remember_state
+
+logger = logging.getLogger(__name__)
 
 TABLE_GAMES = ("triad", "blocks")
 SEAT_LIMITS = {"triad": (2, 6), "blocks": (2, 2)}
@@ -236,6 +244,12 @@ def _delay(table: Table, seat: int | None) -> float | None:
     return float(table.clock_seconds)
 
 
+def _is_person(table: Table, seat: int | None) -> bool:
+    if seat is None or seat == TABLE_SEAT:
+        return False
+    return not table.seats.filter(number=seat, is_bot=True).exists()
+
+
 def _set_deadline(record: GameRecord, table: Table, seat: int | None) -> None:
     delay = _delay(table, seat)
     record.turn_deadline = None if delay is None else timezone.now() + dt.timedelta(seconds=delay)
@@ -326,7 +340,14 @@ def act(*, table_id: int, user: User | None, text: str, expected_version: int | 
 
 def advance(*, game_id: int, version: int) -> bool:
     """Make the move that is due at ``version``, if it still is: a bot's, a timed-out seat's
-    (LP-1) or the table's tie replay. Returns whether a move was made."""
+    (LP-1) or the table's tie replay. Returns whether a move was made.
+
+    LP-5: an outage that just ended moves the deadline on before it is judged (this task may
+    be one that waited in Redis through the outage), and while the site is down a person's
+    clock takes no action: they cannot be at the table. Call it outside a transaction that
+    holds a game row (``outages.resume_if_down`` may lock them all).
+    """
+    site_up = outages.resume_if_down()
     with transaction.atomic():
         record = (
             GameRecord.objects.select_for_update().filter(pk=game_id, kind__in=GameRecord.TABLE_KINDS).first()
@@ -346,12 +367,53 @@ def advance(*, game_id: int, version: int) -> bool:
             chooser_seed = bot_seed(record.seed, seat, record.action_count)
             if table.seats.filter(number=seat, is_bot=True).exists():
                 text = get_bot(record.game)(view, chooser_seed)
-            elif record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
+            elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
                 text = timeout_action(record.game, view, chooser_seed)
             else:
                 return False
         _apply_locked(record, table, seat, text)
         return True
+
+
+def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
+    """LP-5, after an outage of ``by`` that ended at ``now``: every running table game's
+    deadline moves later by ``by``, and a person to act gets at least a full turn clock from
+    ``now``; a bot or a tie replay keeps its short pause (at most its usual delay from now).
+    Each game's ``advance`` is scheduled again at its new deadline (the old task, if it
+    survived, finds the deadline not yet due). Returns how many games moved.
+
+    Expects the caller's transaction (``outages`` holds the outage lock); locks the games' rows.
+    """
+    moved = 0
+    records = GameRecord.objects.select_for_update().filter(
+        kind__in=GameRecord.TABLE_KINDS, status=GameRecord.Status.PLAYING, turn_deadline__isnull=False
+    )
+    for record in records.order_by("pk"):  # one order for every caller: no deadlock between two
+        table = Table.objects.get(record=record)
+        later = record.turn_deadline + by
+        try:
+            seat = get_engine(record.game).current_player(current_state(record))
+        except (RuntimeError, ValueError):
+            # A game this server cannot rebuild (an engine version it lacks, actions that no
+            # longer replay) cannot be played here either; it must not keep every other
+            # game's clock from resuming. (A database error is not caught: it ends the whole
+            # resume, which the next heartbeat tries again.)
+            logger.exception("LP-5: game %s could not be rebuilt; its deadline only moves on", record.pk)
+            seat, record.turn_deadline = None, later
+        delay = _delay(table, seat)
+        if delay is not None:
+            fresh = now + dt.timedelta(seconds=delay)
+            record.turn_deadline = max(later, fresh) if _is_person(table, seat) else min(later, fresh)
+        record.save(update_fields=["turn_deadline"])
+        moved += 1
+        # robust: one task that cannot be sent must not stop the others (the sweeper makes it good).
+        transaction.on_commit(
+            lambda pk=record.pk, version=record.version, deadline=record.turn_deadline: _schedule(
+                pk, version, deadline
+            ),
+            robust=True,
+        )
+    return moved
 
 
 def overdue_games(grace_s: float = 2.0) -> list[tuple[int, int]]:

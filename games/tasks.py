@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.utils import timezone
 
 from games import services
@@ -33,10 +34,21 @@ def advance_table(game_id: int, version: int) -> bool:
 
 @shared_task
 def sweep_overdue_turns() -> int:
-    """Re-queue every overdue turn: the clock lives in the database, so a lost task is made good."""
-    from games import tables
+    """Re-queue every overdue turn: the clock lives in the database, so a lost task is made good.
+    First, an outage that just ended moves the clocks on (LP-5), so it never reads as overdue."""
+    from games import outages, tables
 
+    outages.resume_if_down()
     overdue = tables.overdue_games()
     for game_id, version in overdue:
         advance_table.delay(game_id, version)
     return len(overdue)
+
+
+@worker_ready.connect
+def start_worker_heartbeat(**kwargs: object) -> None:
+    """LP-5: a running worker says so every few seconds from a thread of its own, so that
+    the record does not depend on Celery beat: a late sweep is not an outage."""
+    from games import outages
+
+    outages.Heartbeat(outages.WORKER).start()

@@ -109,10 +109,26 @@ CACHES = {
     }
 }
 
+
+def channel_layer_host(url: str) -> dict[str, object]:
+    """channels_redis waits up to ``RedisChannelLayer.brpop_timeout`` (5 s) in BZPOPMIN for a
+    frame; redis-py 8 reads with a 5 s socket timeout by default, so an idle socket's read
+    timed out and daphne closed it with 1011. The read timeout must outlast that wait."""
+    from channels_redis.core import RedisChannelLayer
+
+    return {
+        "address": url,
+        "socket_timeout": RedisChannelLayer.brpop_timeout + 10,
+        "socket_connect_timeout": 5,
+        "socket_keepalive": True,
+        "health_check_interval": 30,
+    }
+
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "capstone:ws"},
+        "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": "capstone:ws"},
     }
 }
 
@@ -139,7 +155,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.create_daily_challenges",
         "schedule": timedelta(hours=1),
     },
-    # Turn clocks live in the database; this re-queues any overdue turn whose task was lost.
+    # Turn clocks live in the database; this re-queues any overdue turn whose task was lost,
+    # after moving clocks on if the site has just come back from an outage (LP-5).
     "sweep-overdue-turns": {"task": "games.tasks.sweep_overdue_turns", "schedule": timedelta(seconds=5)},
     # Starts tournaments on time and records any match result whose task was lost.
     "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": timedelta(seconds=5)},
@@ -195,6 +212,12 @@ SITE_NAME = "Capstone"
 # replay (TR-14, BL-8) is dealt this long after the showdown that caused it.
 TABLE_BOT_DELAY_S = env.float("CAPSTONE_BOT_DELAY_S", default=1.0)
 TABLE_TIE_REPLAY_DELAY_S = env.float("CAPSTONE_TIE_REPLAY_DELAY_S", default=5.0)
+# LP-5 outages: every web process and every worker records a heartbeat this often; the site
+# is down while either has been silent for SITE_DOWN_AFTER_S, and when it comes back after
+# a longer gap every running game's clock moves on by the gap (games/outages.py).
+SITE_HEARTBEAT_S = env.float("CAPSTONE_HEARTBEAT_S", default=2.0)
+SITE_DOWN_AFTER_S = env.float("CAPSTONE_DOWN_AFTER_S", default=10.0)
+
 
 LOGGING = {
     "version": 1,

@@ -1,4 +1,5 @@
-"""LP-1 and LP-2 with the real worker: nobody connected, the clock still runs and acts."""
+"""LP-1 and LP-2 with the real worker on a site that is up (LP-5): nobody connected, the
+clock still runs and acts."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 
 def test_a_disconnected_players_clock_runs_out_and_the_worker_checks_for_them(
-    celery_worker: subprocess.Popen[bytes],
+    celery_worker: subprocess.Popen[bytes], site_up: str
 ) -> None:
     User = get_user_model()
     alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
@@ -42,7 +43,9 @@ def test_a_disconnected_players_clock_runs_out_and_the_worker_checks_for_them(
     assert record.version == 1 and record.turn_deadline is not None  # the next seat's clock runs
 
 
-def test_the_sweeper_makes_good_a_turn_whose_task_was_lost(celery_worker: subprocess.Popen[bytes]) -> None:
+def test_the_sweeper_makes_good_a_turn_whose_task_was_lost(
+    celery_worker: subprocess.Popen[bytes], site_up: str
+) -> None:
     from django.utils import timezone
 
     from games.models import GameRecord

@@ -185,7 +185,10 @@ class TestAdvance:
         tables.advance(game_id=record.pk, version=record.version)
         assert Action.objects.get(game=record, seq=record.action_count).text == expected
 
-    def test_lp1_a_person_times_out_only_after_the_deadline(self, alice: User, bob: User) -> None:
+    @pytest.mark.django_db(transaction=True)
+    def test_lp1_a_person_times_out_only_after_the_deadline(
+        self, alice: User, bob: User, site_heartbeats: None
+    ) -> None:
         table = started(alice, others=[bob])
         record = table.record
         assert tables.advance(game_id=record.pk, version=0) is False  # the clock has not run out
