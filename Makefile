@@ -6,7 +6,7 @@ LOCK := requirements.lock
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test lint install lock bench clean
+.PHONY: run test lint install lock bench clean dev
 
 run: $(STAMP)
 	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
@@ -46,3 +46,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) var test-artifacts
+
+# `make run` with Django's debug pages and static files re-read on every request.
+# Never for a site others can reach: the debug pages show settings and every URL.
+dev: $(STAMP)
+	DJANGO_DEBUG=1 $(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
+

@@ -31,12 +31,13 @@ class SignupForm(UserCreationForm):
         return username
 
     def clean_email(self) -> str:
-        email = User.objects.normalize_email(self.cleaned_data["email"])
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                "An account already uses this e-mail. Log in, or reset your password if you forgot it."
-            )
-        return email
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+    def _get_validation_exclusions(self) -> set[str]:
+        # An address in use is not an error here (nor through the model's unique constraint):
+        # an error would tell anyone which addresses have accounts. accounts.services.register
+        # keeps the address with its account and mails the owner instead.
+        return {*super()._get_validation_exclusions(), "email"}
 
 
 class ProfileForm(forms.ModelForm):

@@ -1,9 +1,10 @@
-"""People: the user model (usernames and e-mails unique ignoring case)."""
+"""People: the user model (usernames, and e-mails when given, unique ignoring case)."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 
@@ -15,7 +16,9 @@ class CaseInsensitiveUserManager(UserManager["User"]):
 
 
 class User(AbstractUser):
-    email = models.EmailField("e-mail address")
+    # Empty only when the address given at sign-up already belonged to another account: it
+    # stays with that account, and its owner is told (accounts.services.register).
+    email = models.EmailField("e-mail address", blank=True)
     bio = models.CharField(
         max_length=280, blank=True, help_text="A line or two about you, shown on your profile."
     )
@@ -25,7 +28,7 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="user_username_unique_ci"),
-            models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
+            models.UniqueConstraint(Lower("email"), condition=~Q(email=""), name="user_email_unique_ci"),
         ]
 
     def __str__(self) -> str:

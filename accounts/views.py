@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import ProfileForm, SignupForm
 from accounts.selectors import public_profile
+from accounts.services import register
 from games.catalogue import CATALOGUE
 from games.selectors import daily_streaks, player_games, player_stats
 
@@ -25,7 +26,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = register(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            site_url=request.build_absolute_uri("/"),
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Capstone, {user.username}!")
         if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):

@@ -44,6 +44,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: static files answer before it and carry no policy (they are not pages).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -182,10 +184,45 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Ten wrong passwords from one address, whatever the usernames, lock that address for the
+# same time: one guess against many accounts (password spraying) stops there too.
+# accounts.throttle adds this limit to axes' own.
+LOGIN_FAILURES_PER_ADDRESS = 10
+AXES_HANDLER = "accounts.throttle.AccountAndAddressHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "accounts.throttle.lockout_username"
+# The client address is REMOTE_ADDR only: behind the proxy daphne (--proxy-headers) sets it
+# from the X-Forwarded-For the proxy wrote. Headers a client can send itself never count
+# (this matters if django-ipware is ever installed; without it axes reads REMOTE_ADDR).
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 AXES_VERBOSE = False
+
+# Security headers on every response, in every environment (dev and test see what
+# production sends). No inline script anywhere: scripts come from /static/ only.
+# Style attributes are allowed (the solitaire boards place each card with CSS variables
+# in style="..."); <style> elements are not. Browsers without CSP3's -elem/-attr
+# directives fall back to style-src, which allows both.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src-elem": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'"],
+        # CSP3 lets 'self' match ws:/wss: to the page's own host (the live tables' sockets).
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 SESSION_COOKIE_HTTPONLY = True
@@ -217,7 +254,6 @@ TABLE_TIE_REPLAY_DELAY_S = env.float("CAPSTONE_TIE_REPLAY_DELAY_S", default=5.0)
 # a longer gap every running game's clock moves on by the gap (games/outages.py).
 SITE_HEARTBEAT_S = env.float("CAPSTONE_HEARTBEAT_S", default=2.0)
 SITE_DOWN_AFTER_S = env.float("CAPSTONE_DOWN_AFTER_S", default=10.0)
-
 
 LOGGING = {
     "version": 1,

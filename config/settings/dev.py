@@ -6,7 +6,9 @@ import secrets
 
 from config.settings.base import *
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# Off unless asked for (``make dev`` or DJANGO_DEBUG=1): ``make run`` is the real site, and
+# Django's debug pages list every URL pattern and setting to whoever finds an error.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
 
 
 def _persistent_secret_key() -> str:
@@ -20,5 +22,11 @@ def _persistent_secret_key() -> str:
 
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or _persistent_secret_key()
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # reset mails print to the console
-WHITENOISE_USE_FINDERS = True  # serve static/ straight from the tree: no collectstatic step
+# Serve static/ straight from the tree, DEBUG or not: no collectstatic step.
+WHITENOISE_USE_FINDERS = True
+# WhiteNoise serves STATIC_ROOT too and warns at every start while it is missing; here it
+# stays empty.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# With DEBUG, edited static files are picked up per request; without it WhiteNoise reads
+# the list (and each file's size) once at start: restart to see an edited file.
 WHITENOISE_AUTOREFRESH = DEBUG

@@ -53,6 +53,8 @@
   document.addEventListener("change", function (event) {
     if (event.target.matches("[data-slider]")) { stop(); goTo(Number(event.target.value)); }
     if (event.target.matches("[data-speed]") && timer) { stop(); play(); }
+    // The page's policy forbids inline handlers: the perspective picker submits from here.
+    if (event.target.matches("[data-perspective]")) event.target.form.submit();
   });
   document.addEventListener("keydown", function (event) {
     if (!root() || event.target.closest("input, select, textarea")) return;

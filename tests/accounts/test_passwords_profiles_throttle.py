@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
+
+from accounts.throttle import humane_duration
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db
@@ -152,7 +157,10 @@ class TestThrottle:
             assert self.fail(client).status_code == 200
         locked = self.fail(client)
         assert locked.status_code == 429
-        assert "Too many failed log-ins" in locked.content.decode()
+        body = locked.content.decode()
+        assert "Too many failed log-ins" in body
+        assert "for this account from your connection is paused after 5 wrong passwords" in body
+        assert "Try again in 15 minutes." in body and "PT15M" not in body
         # Even the right password is refused while locked out.
         right = client.post(
             "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
@@ -184,3 +192,62 @@ class TestThrottle:
         client.post("/accounts/logout/")
         for _ in range(4):
             assert self.fail(client).status_code == 200
+
+    def test_ten_failures_from_one_address_lock_it_for_every_username(
+        self, client: Client, alice: object
+    ) -> None:
+        # One guess each against many accounts (password spraying): no username reaches five.
+        names = [f"user{i}" for i in range(12)]
+        codes = [self.fail(client, username=name, ip="10.0.0.9").status_code for name in names]
+        assert codes == [200] * 9 + [429] * 3
+        body = self.fail(client, username="someone-else", ip="10.0.0.9").content.decode()
+        assert "from your connection is paused after 10 wrong passwords, whatever the username" in body
+        assert "Try again in 15 minutes." in body
+        right = Client().post(
+            "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.9"
+        )
+        assert right.status_code == 429
+        # Another address is not affected, and the per-username limit is still five there.
+        elsewhere = Client().post(
+            "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.10"
+        )
+        assert elsewhere.status_code == 302
+
+    def test_the_address_lock_lifts_after_the_cool_off(self, client: Client, alice: object) -> None:
+        for i in range(10):
+            self.fail(client, username=f"user{i}", ip="10.0.0.9")
+        assert self.fail(client, username="alice", ip="10.0.0.9").status_code == 429
+        AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+        right = client.post(
+            "/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.9"
+        )
+        assert right.status_code == 302
+
+    def test_forwarded_for_headers_are_not_the_address(self, client: Client, alice: object) -> None:
+        # Only REMOTE_ADDR counts (daphne sets it from the proxy's header); a header a
+        # client sends itself does not make a new address.
+        for i in range(5):
+            response = client.post(
+                "/accounts/login/",
+                {"username": "alice", "password": "wrong"},
+                REMOTE_ADDR="10.0.0.1",
+                HTTP_X_FORWARDED_FOR=f"192.0.2.{i}",
+                HTTP_X_REAL_IP=f"192.0.2.{i}",
+            )
+        assert response.status_code == 429
+        assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"10.0.0.1"}
+
+
+@pytest.mark.parametrize(
+    ("delta", "words"),
+    [
+        (timedelta(minutes=15), "15 minutes"),
+        (timedelta(minutes=1), "1 minute"),
+        (timedelta(seconds=20), "1 minute"),
+        (timedelta(minutes=60), "1 hour"),
+        (timedelta(minutes=90), "1 hour 30 minutes"),
+        (timedelta(hours=2, seconds=1), "2 hours 1 minute"),
+    ],
+)
+def test_humane_duration(delta: timedelta, words: str) -> None:
+    assert humane_duration(delta) == words

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -67,4 +68,5 @@ def test_watch_a_finished_triad_match_from_the_profile(live_site: str, new_conte
     expect(stranger.get_by_test_id("step-words")).to_have_text(words)
     stranger.locator("[data-perspective]").select_option("1")
     expect(stranger.locator("[data-perspective]")).to_have_value("1")
+    expect(stranger).to_have_url(re.compile(r"view=1"))  # the picker reloads the replay as that seat saw it
     stranger.screenshot(path=str(artifacts_dir() / "replay-triad-as-seat.png"), full_page=True)
