@@ -99,7 +99,7 @@ def run_hints(job: tuple[str, int]) -> dict[str, Any]:
         if state.status != PLAYING:
             continue
         start = time.perf_counter()
-        hint(game, state)
+        hint(game, get_engine(game).view(state, 0))  # LP-7: a hint sees the player's view only
         times.append(time.perf_counter() - start)
     times.sort()
     return {

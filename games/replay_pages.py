@@ -14,11 +14,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import narration, presenters, replays, services
+from games import narration, presenters, replays, selectors, services
 from games.catalogue import GAMES_BY_SLUG
 from games.engine import get_engine
 from games.models import DailyChallenge, GameRecord
-from games.players import Player
+from games.players import SESSION_TOKEN, Player
 from games.table_presenter import game_area
 
 MAX_IMPORT_BYTES = 2_000_000
@@ -89,20 +89,26 @@ def _render_replay(request: HttpRequest, source: replays.ReplaySource, base_url:
     return render(request, template, context)
 
 
-def _watchable(request: HttpRequest, record: GameRecord) -> GameRecord:
-    """Today's daily deals stay secret: their games (every card ends up shown) can be watched
-    once the day is over, except by their own player."""
-    today_daily = record.daily is not None and record.daily.date >= timezone.now().date()
-    if today_daily and not Player.from_request(request).owns(record):
-        raise Http404("Games of today's daily deal can be watched once the day is over.")
-    return record
+def _closed_reason(request: HttpRequest, record: GameRecord) -> str:
+    """Why this replay, download or continuation is closed, or "" (LP-6): every game of a
+    daily deal whose day is not over (a replay shows every card, so its own player waits
+    too), and someone else's running ranked attempt."""
+    user = request.user if request.user.is_authenticated else None
+    # Reads the visitor's token without starting a session: a GET writes nothing.
+    viewer = Player(user=user, token=request.session.get(SESSION_TOKEN, ""))
+    return selectors.replay_closed(record, viewer)
+
+
+def _closed(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "games/closed.html", {"title": "Not open", "message": message}, status=404)
 
 
 @require_safe
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    record = _watchable(
-        request, get_object_or_404(GameRecord.objects.select_related("owner", "daily"), pk=game_id)
-    )
+    record = get_object_or_404(GameRecord.objects.select_related("owner", "daily"), pk=game_id)
+    reason = _closed_reason(request, record)
+    if reason:
+        return _closed(request, reason)
     return _render_replay(request, replays.from_record(record), record.get_absolute_url() + "replay/")
 
 
@@ -121,7 +127,10 @@ def solution_replay(request: HttpRequest, game: str, date: str) -> HttpResponse:
 
 @require_safe
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
-    record = _watchable(request, get_object_or_404(GameRecord, pk=game_id))
+    record = get_object_or_404(GameRecord, pk=game_id)
+    reason = _closed_reason(request, record)
+    if reason:
+        return JsonResponse({"error": reason}, status=404)
     try:
         data = replays.export(replays.from_record(record))
     except ValueError as exc:
@@ -155,7 +164,10 @@ def import_game(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def continue_game(request: HttpRequest, game_id: int) -> HttpResponse:
-    record = _watchable(request, get_object_or_404(GameRecord, pk=game_id))
+    record = get_object_or_404(GameRecord, pk=game_id)
+    reason = _closed_reason(request, record)
+    if reason:
+        return _closed(request, reason)
     step = request.POST.get("step", "")
     try:
         new = services.continue_from(

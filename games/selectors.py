@@ -1,4 +1,5 @@
-"""Reads about games: a player's games, daily leaderboards, streaks and statistics."""
+"""Reads about games: a player's games, daily deals and what may be seen of them (LP-6),
+leaderboards, streaks and statistics."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet
+from django.utils import timezone
 
 from accounts.models import User
 from games.catalogue import GAMES_BY_SLUG, SOLITAIRE_GAMES, GameInfo
@@ -17,13 +19,95 @@ from games.players import Player
 RECENT_RESULTS = 30
 
 
+def utc_today() -> dt.date:
+    """The day of the daily deals: a UTC calendar day (the settings' TIME_ZONE is UTC)."""
+    return timezone.now().date()
+
+
+def _knows_nobody(player: Player) -> bool:
+    """A visitor whose browser never started a game: nothing is theirs (and ``ownership()``
+    would match the games of no session at all)."""
+    return player.user is None and not player.token
+
+
 def unfinished_games(player: Player, game: str | None = None) -> QuerySet[GameRecord]:
+    if _knows_nobody(player):
+        return GameRecord.objects.none()
     games = GameRecord.objects.filter(
         status=GameRecord.Status.PLAYING, game__in=SOLITAIRE_GAMES, **player.ownership()
     )
     if game:
         games = games.filter(game=game)
     return games.order_by("-last_action_at", "-created_at")
+
+
+# Daily deals and LP-6: a daily deal is played only through the daily pages until its UTC
+# day is over.
+
+
+def deal_is_secret(game: str, seed: int, today: dt.date | None = None) -> bool:
+    """Whether ``seed`` deals a daily deal whose UTC day is not over (today's, or one dealt
+    ahead for the days to come): no casual game, hint, undo, solution, replay or export of it
+    until then (LP-6). Both solitaire games deal the same 52-card order from a seed (the
+    shuffle is one), so a Tri-Peaks game of the Pyramid deal's number would show its stock:
+    the seed is secret for every solitaire game, whatever the daily's game."""
+    if game not in SOLITAIRE_GAMES:
+        return False
+    return DailyChallenge.objects.filter(seed=seed, date__gte=today or utc_today()).exists()
+
+
+def secret_daily_seeds(today: dt.date | None = None) -> set[int]:
+    """The seeds ``deal_is_secret`` holds back, for drawing a random deal that is none of them."""
+    return set(DailyChallenge.objects.filter(date__gte=today or utc_today()).values_list("seed", flat=True))
+
+
+def daily_deals(day: dt.date) -> dict[str, DailyChallenge]:
+    """The deals of ``day`` that exist, by game; a missing one is the task's to make, never a page's."""
+    return {deal.game: deal for deal in DailyChallenge.objects.filter(date=day, game__in=SOLITAIRE_GAMES)}
+
+
+def daily_deal_page(game: str, day: dt.date, today: dt.date | None = None) -> DailyChallenge | None:
+    """The deal a daily page shows: one that exists, dated at most tomorrow (the deals dealt
+    further ahead stay unseen)."""
+    if game not in SOLITAIRE_GAMES or day > (today or utc_today()) + dt.timedelta(days=1):
+        return None
+    return DailyChallenge.objects.filter(game=game, date=day).first()
+
+
+def daily_attempt(daily: DailyChallenge, player: Player) -> GameRecord | None:
+    """The player's game of a daily deal to show on the daily page: the ranked one first."""
+    if _knows_nobody(player):
+        return None
+    return (
+        GameRecord.objects.filter(daily=daily, **player.ownership())
+        .order_by("-ranked", "-created_at")
+        .first()
+    )
+
+
+def hidden_from(record: GameRecord, player: Player, today: dt.date | None = None) -> str:
+    """Why ``player`` may not look at ``record`` at all, or "" if they may (LP-6): a running
+    ranked attempt is seen by its player only, even after its day; so is any game of a deal
+    still secret, since its board shows cards (and its page the deal number)."""
+    if player.owns(record):
+        return ""
+    if record.ranked and not record.is_over:
+        return "A ranked daily attempt that is still being played is seen by its player only."
+    if deal_is_secret(record.game, record.seed, today):
+        return "Games of a daily deal are seen by their own player only until the deal's day is over."
+    return ""
+
+
+def replay_closed(record: GameRecord, player: Player, today: dt.date | None = None) -> str:
+    """Why ``player`` may not replay, export or continue ``record``, or "" if they may. A
+    replay of a finished game shows every card, so a game of a still-secret deal has none,
+    not even for its own player, until the day is over (LP-6)."""
+    if deal_is_secret(record.game, record.seed, today):
+        return (
+            "This deal is a daily challenge: its games can be replayed, downloaded or continued "
+            "once its day is over (midnight UTC)."
+        )
+    return hidden_from(record, player, today)
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,19 @@ and bumps the version, all in one transaction. A stale version or an illegal mov
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import hmac
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import selectors
 from games.catalogue import SOLITAIRE_GAMES
 from games.engine import IllegalAction, get_engine
 from games.models import Action, DailyChallenge, GameRecord
@@ -25,6 +31,18 @@ from games.state_cache import current_state, remember_state
 MAX_DEAL_NUMBER = 999_999_999
 """Random deals are numbered 1 .. this: short enough to read out and share."""
 WINNABLE_TRIES = 200
+DAILY_REQUEST_KEY = "daily-deals-requested:{date}"
+"""Set (for ``DAILY_REQUEST_S``) when a page asked the worker to deal a missing day."""
+DAILY_REQUEST_S = 60
+
+SECRET_DEAL = (
+    "Deal #{seed} is a daily challenge deal: play it from the Daily page. It opens as a numbered "
+    "deal when its day is over (midnight UTC)."
+)
+CLOSED_ASSIST = (
+    "{what} closed for this deal until its daily challenge day is over (midnight UTC): "
+    "it could show cards that are still hidden."
+)
 
 
 class GameError(Exception):
@@ -47,16 +65,22 @@ class MoveResult:
     state: Any
 
 
-def random_deal_number() -> int:
-    return 1 + secrets.randbelow(MAX_DEAL_NUMBER)
+def random_deal_number(avoid: Collection[int] = (), numbers: int = MAX_DEAL_NUMBER) -> int:
+    """A random deal number 1 .. ``numbers``, never one of ``avoid`` (the secret daily deals,
+    LP-6). ``avoid`` must leave a number free."""
+    while True:
+        seed = 1 + secrets.randbelow(numbers)
+        if seed not in avoid:
+            return seed
 
 
-def _winnable_deal(game: str, config: dict[str, Any]) -> int:
-    """A random deal number whose deal the solver proves winnable under ``config``."""
+def _winnable_deal(game: str, config: dict[str, Any], avoid: Collection[int]) -> int:
+    """A random deal number, not one of ``avoid``, whose deal the solver proves winnable under
+    ``config`` (with full knowledge of the deal: LP-7 leaves this choice as it was)."""
     from games.engine.solver import solve
 
     for _ in range(WINNABLE_TRIES):
-        seed = random_deal_number()
+        seed = random_deal_number(avoid)
         if solve(game, config=config, seed=seed, time_limit=2.0).winnable:
             return seed
     raise GameError("No winnable deal was found for these options; try other options or any deal.")
@@ -70,14 +94,21 @@ def start_solitaire(
     seed: int | None = None,
     winnable_only: bool = False,
 ) -> GameRecord:
-    """A new casual game: deal ``seed``, or a random (optionally proven winnable) deal."""
+    """A new casual game: deal ``seed``, or a random (optionally proven winnable) deal.
+
+    A daily deal whose day is not over is no casual game (LP-6): its number is refused,
+    and a random deal is never one. The game's clock starts now (its page only reads).
+    """
     if game not in SOLITAIRE_GAMES:
         raise GameError(f"{game!r} is not a solitaire game.")
     engine = get_engine(game)
+    secret = selectors.secret_daily_seeds()
+    if seed is not None and seed in secret:
+        raise GameError(SECRET_DEAL.format(seed=seed))
     try:
         full_config = engine.normalize_config(config)
         if seed is None:
-            seed = _winnable_deal(game, full_config) if winnable_only else random_deal_number()
+            seed = _winnable_deal(game, full_config, secret) if winnable_only else random_deal_number(secret)
         engine.initial_state(full_config, seed)
     except ValueError as exc:
         raise GameError(str(exc)) from exc
@@ -87,6 +118,7 @@ def start_solitaire(
         config=full_config,
         seed=seed,
         kind=GameRecord.Kind.CASUAL,
+        first_viewed_at=timezone.now(),
         **player.ownership(),
     )
 
@@ -94,10 +126,21 @@ def start_solitaire(
 def start_daily(*, daily: DailyChallenge, player: Player) -> GameRecord:
     """The player's game of a daily deal: their one ranked attempt, or else an unranked one.
 
-    Resumes an unfinished attempt instead of dealing a second one. Anonymous players and
-    past days play unranked (no undo or hint limits apply to those).
+    Resumes an unfinished attempt instead of dealing a second one. A deal is played from
+    its UTC day on. Today's deal is for signed-in players only (LP-6): an anonymous practice
+    run, from another browser, would show the stock before the ranked attempt. Past days
+    are open to everyone, unranked. The attempt's clock starts now, when it is dealt, so a
+    ranked time counts from the moment the deal could first be seen.
     """
-    ranked_possible = player.user is not None and daily.date == timezone.now().date()
+    today = selectors.utc_today()
+    if daily.date > today:
+        raise GameError("This deal opens on its day, at midnight UTC.")
+    if daily.date == today and player.user is None:
+        raise GameError(
+            "Today's deals are played signed in: log in or sign up to play them (ranked). "
+            "Past days are open to everyone."
+        )
+    ranked_possible = player.user is not None and daily.date == today
     with transaction.atomic():
         existing = (
             GameRecord.objects.select_for_update()
@@ -120,6 +163,7 @@ def start_daily(*, daily: DailyChallenge, player: Player) -> GameRecord:
             kind=GameRecord.Kind.DAILY,
             daily=daily,
             ranked=ranked,
+            first_viewed_at=timezone.now(),
             **player.ownership(),
         )
 
@@ -168,6 +212,10 @@ def submit_action(*, game_id: int, player: Player, text: str, expected_version: 
         if record.is_over:
             raise GameError("This game is over.")
         _check_version(record, expected_version)
+        if record.ranked and record.daily is not None and record.daily.date < selectors.utc_today():
+            # LP-6: once its day is over the deal is public (number, replays, solution), so a
+            # move made after that cannot count on the day's leaderboard.
+            record.ranked = False
         engine = get_engine(record.game)
         state = current_state(record)
         try:
@@ -188,11 +236,15 @@ def submit_action(*, game_id: int, player: Player, text: str, expected_version: 
 
 
 def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveResult:
-    """Take back the last move of a casual game (replaying one action fewer)."""
+    """Take back the last move (replaying one action fewer). Never in a ranked attempt, nor in
+    any game of a daily deal whose day is not over (LP-6): drawing through the stock and
+    taking it back would show every card."""
     with transaction.atomic():
         record = _locked(game_id, player)
         if record.ranked:
             raise GameError("Undo is not allowed in a ranked daily attempt.")
+        if selectors.deal_is_secret(record.game, record.seed):
+            raise GameError(CLOSED_ASSIST.format(what="Undo is"))
         _check_version(record, expected_version)
         if record.action_count == 0:
             raise GameError("There is no move to undo.")
@@ -209,7 +261,8 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
 
 
 def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> str:
-    """The solver's suggested move for a casual game; counts the hint."""
+    """The suggested move, computed from the player's view alone (LP-7); counts the hint.
+    None in a ranked attempt, nor in any game of a daily deal whose day is not over (LP-6)."""
     from games.engine.solver import hint
 
     with transaction.atomic():
@@ -219,7 +272,9 @@ def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> 
         if record.is_over:
             raise GameError("This game is over.")
         _check_version(record, expected_version)
-        suggestion = hint(record.game, current_state(record))
+        if selectors.deal_is_secret(record.game, record.seed):
+            raise GameError(CLOSED_ASSIST.format(what="Hints are"))
+        suggestion = hint(record.game, get_engine(record.game).view(current_state(record), 0))
         if suggestion is None:
             raise GameError("There is no move left to suggest.")
         record.hint_count += 1
@@ -227,27 +282,26 @@ def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> 
     return str(suggestion)
 
 
-def mark_viewed(record: GameRecord) -> None:
-    """Start the server's clock for this game at its first view (daily timing)."""
-    if record.first_viewed_at is None:
-        GameRecord.objects.filter(pk=record.pk, first_viewed_at__isnull=True).update(
-            first_viewed_at=timezone.now()
-        )
-        record.refresh_from_db(fields=["first_viewed_at"])
+def daily_secret() -> str:
+    """This site's key to its daily deals (``solver.daily_candidate``), derived from
+    SECRET_KEY: the published formula alone would let anyone work out tomorrow's deal (LP-6)."""
+    return hmac.new(settings.SECRET_KEY.encode(), b"capstone daily deals", hashlib.sha256).hexdigest()
 
 
 def ensure_daily(*, game: str, date: dt.date) -> DailyChallenge:
     """The daily deal of ``game`` for ``date``, created if missing; running it twice changes nothing.
 
-    The seed and its winning line come from the solver (``daily_deal`` is deterministic,
-    so two processes racing here compute the same deal, and the unique constraint keeps one).
+    For the beat task and the ``create_daily_challenges`` command, never a page: it may run
+    the solver many times. The seed and its winning line come from the solver (``daily_deal``
+    is deterministic, so two processes racing here compute the same deal, and the unique
+    constraint keeps one).
     """
     existing = DailyChallenge.objects.filter(game=game, date=date).first()
     if existing is not None:
         return existing
     from games.engine.solver import daily_deal, solve
 
-    seed = daily_deal(game, date)
+    seed = daily_deal(game, date, daily_secret())
     config = get_engine(game).normalize_config(None)
     solution = list(solve(game, config=config, seed=seed).actions)
     try:
@@ -257,6 +311,21 @@ def ensure_daily(*, game: str, date: dt.date) -> DailyChallenge:
             )
     except IntegrityError:
         return DailyChallenge.objects.get(game=game, date=date)
+
+
+def request_daily_deals() -> bool:
+    """Ask the worker to deal today's missing deals, at most once a minute; True if asked.
+
+    For a page that found today's deal missing (a fresh site before its first beat): the
+    page itself never deals (GET does no unbounded work). Queued on commit (at once
+    outside a transaction), so a rolled-back request queues nothing.
+    """
+    from games.tasks import create_daily_challenges
+
+    if not cache.add(DAILY_REQUEST_KEY.format(date=selectors.utc_today()), True, DAILY_REQUEST_S):
+        return False
+    transaction.on_commit(lambda: create_daily_challenges.delay(days_ahead=0))
+    return True
 
 
 def claim_anonymous_games(*, user: Any, token: str | None) -> int:

@@ -14,7 +14,12 @@ from games.catalogue import SOLITAIRE_GAMES
 
 @shared_task
 def create_daily_challenges(days_ahead: int = 2) -> list[str]:
-    """Make sure today's and the next ``days_ahead`` days' deals exist (idempotent)."""
+    """Make sure today's and the next ``days_ahead`` days' deals exist (idempotent).
+
+    Beat runs it hourly, so the next days' deals are dealt well before their day; pages
+    never deal (GET does no unbounded work) and at most queue it with ``days_ahead=0``
+    when today's is missing; ``manage.py create_daily_challenges`` runs it at start-up.
+    """
     today = timezone.now().date()
     made = []
     for offset in range(days_ahead + 1):

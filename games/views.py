@@ -3,6 +3,11 @@
 A solitaire page works with htmx: a move, undo or hint re-renders only the game
 (``games/partials/solitaire_game.html``); without JavaScript the same forms post and
 redirect back to the page.
+
+GET writes nothing: no game, daily deal or session row (``_viewer`` reads the visitor's
+token without starting a session) and no solver run without a bound. Daily deals are
+dealt ahead by the beat task; a page only reads them. LP-6 keeps a daily deal to the
+daily pages until its UTC day is over (``selectors.hidden_from`` and ``replay_closed``).
 """
 
 from __future__ import annotations
@@ -11,29 +16,65 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_ratelimit.decorators import ratelimit
 
 from games import presenters, selectors, services
 from games.catalogue import CATALOGUE, GAMES_BY_SLUG, SOLITAIRE_GAMES
 from games.engine import get_engine
 from games.forms import NEW_GAME_FORMS
 from games.models import DailyChallenge, GameRecord
-from games.players import Player
+from games.players import SESSION_TOKEN, Player
 from games.state_cache import current_state
 
 SOLUTION_TIME_LIMIT_S = 10.0
+UNDECIDED_CACHE_S = 600
+"""How long a deal the solver could not decide in its time is left alone before a retry."""
+HINT_RATE = "10/m"
+SOLUTION_RATE = "10/m"
+"""Hints and winning lines run the solver: this many a minute per player (signed-in user,
+or else the browser's session, or else its address)..."""
+ADDRESS_RATE = "60/m"
+"""...and this many a minute per address, whoever asks (a new session per request gets no
+more; behind the proxy daphne's --proxy-headers gives the real address)."""
+TOO_MANY = "Too many {what} in a minute: at most {rate}. Wait a moment and try again."
+
+
+def _viewer(request: HttpRequest) -> Player:
+    """Who is looking, for a page that only reads: ``Player.from_request`` without starting a
+    session for a first-time visitor (GET writes no row). Such a visitor owns nothing."""
+    user = request.user if request.user.is_authenticated else None
+    return Player(user=user, token=request.session.get(SESSION_TOKEN, ""))
+
+
+def player_key(group: str, request: HttpRequest) -> str:
+    """The rate limits' key for a player: the user, or the browser's session, or its address."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    token = request.session.get(SESSION_TOKEN)
+    return f"session:{token}" if token else f"address:{request.META.get('REMOTE_ADDR', '')}"
+
+
+def _closed(
+    request: HttpRequest, message: str, *, status: int = 404, title: str = "Not open"
+) -> HttpResponse:
+    """A refusal with its reason in plain words (the site's 404 page gives none)."""
+    response = render(request, "games/closed.html", {"title": title, "message": message}, status=status)
+    if status == 429:
+        response["Retry-After"] = "60"
+    return response
 
 
 @require_safe
 def play(request: HttpRequest) -> HttpResponse:
-    player = Player.from_request(request)
+    player = _viewer(request)
     unfinished = selectors.unfinished_games(player)[:10]
     return render(request, "games/play.html", {"games": CATALOGUE, "unfinished": unfinished})
 
@@ -43,7 +84,7 @@ def new_game(request: HttpRequest, game: str) -> HttpResponse:
     if game not in NEW_GAME_FORMS:
         raise Http404("No such solitaire game.")
     form_class = NEW_GAME_FORMS[game]
-    player = Player.from_request(request)
+    player = Player.from_request(request) if request.method == "POST" else _viewer(request)
     if request.method == "POST":
         form = form_class(request.POST)
         if form.is_valid():
@@ -79,6 +120,9 @@ def new_game(request: HttpRequest, game: str) -> HttpResponse:
 def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str, Any]:
     engine = get_engine(record.game)
     view = engine.view(current_state(record), 0)
+    # LP-6: a daily deal whose day is not over shows no number (it is the seed, which
+    # decides every hidden card: LP-3), and offers no undo, hint or winning line.
+    deal_public = not selectors.deal_is_secret(record.game, record.seed)
     return {
         "record": record,
         "info": GAMES_BY_SLUG[record.game],
@@ -88,12 +132,14 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
         "can_play": player.owns(record) and not record.is_over,
         "elapsed": record.elapsed_seconds,
         "today": _today(),
+        "deal_public": deal_public,
+        "assists": record.kind == GameRecord.Kind.CASUAL and deal_public,
         **extra,
     }
 
 
 def _solitaire_record(game_id: int) -> GameRecord:
-    record = get_object_or_404(GameRecord, pk=game_id)
+    record = get_object_or_404(GameRecord.objects.select_related("daily"), pk=game_id)
     if record.game not in SOLITAIRE_GAMES:
         raise Http404("Live-table games are shown at their table.")
     return record
@@ -101,11 +147,14 @@ def _solitaire_record(game_id: int) -> GameRecord:
 
 @require_safe
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game as its player or a spectator sees it; reading it starts no clock (the game's
+    timing starts when it is dealt)."""
     record = _solitaire_record(game_id)
-    player = Player.from_request(request)
-    if player.owns(record) and not record.is_over:
-        services.mark_viewed(record)
-    context = _game_context(record, player)
+    viewer = _viewer(request)
+    reason = selectors.hidden_from(record, viewer)
+    if reason:
+        return _closed(request, reason)
+    context = _game_context(record, viewer)
     if request.htmx:
         return render(request, "games/partials/solitaire_game.html", context)
     return render(request, "games/solitaire.html", context)
@@ -129,10 +178,13 @@ def _after_change(request: HttpRequest, game_id: int, *, error: str = "", hint: 
             messages.info(request, f"Hint: {hint}")
         return redirect("game", game_id=game_id)
     record = _solitaire_record(game_id)
+    player = Player.from_request(request)
+    # A refused move by someone else still answers with the board: only one they may see.
+    reason = selectors.hidden_from(record, player)
+    if reason:
+        return _closed(request, reason)
     hint_words = presenters.describe_action(record.game, hint) if hint else ""
-    context = _game_context(
-        record, Player.from_request(request), error=error, hint=hint, hint_words=hint_words
-    )
+    context = _game_context(record, player, error=error, hint=hint, hint_words=hint_words)
     return render(request, "games/partials/solitaire_game.html", context)
 
 
@@ -161,89 +213,141 @@ def undo(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
+@ratelimit(group="games.hint", key=player_key, rate=HINT_RATE, block=False)
+@ratelimit(group="games.hint.address", key="ip", rate=ADDRESS_RATE, block=False)
 def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+    if getattr(request, "limited", False):
+        return _too_many(request, game_id, TOO_MANY.format(what="hints", rate=HINT_RATE.replace("/m", "")))
     return _change(request, game_id, services.take_hint)
 
 
-def winning_line(game: str, config: dict[str, Any], seed: int) -> list[str] | None:
-    """The solver's winning line for a deal, cached; ``None`` if the deal cannot be won."""
+def _too_many(request: HttpRequest, game_id: int, message: str) -> HttpResponse:
+    """429 with a page saying so; for htmx, the board with the message, which htmx shows
+    where its ``responseHandling`` config lets a 429 swap (htmx swaps only 2xx by default)."""
+    if request.htmx:
+        response = _after_change(request, game_id, error=message)
+        if response.status_code == 200:
+            response.status_code = 429
+            response["Retry-After"] = "60"
+            return response
+    return _closed(request, message, status=429, title="Too many requests")
+
+
+@dataclass(frozen=True)
+class WinningLine:
+    winnable: bool | None
+    """None when the solver could not decide the deal within its time."""
+    line: list[str]
+
+
+def winning_line(game: str, config: dict[str, Any], seed: int) -> WinningLine:
+    """The solver's verdict and winning line for a deal, cached: a verdict for good, an
+    undecided deal for ``UNDECIDED_CACHE_S`` (each try may take ``SOLUTION_TIME_LIMIT_S``)."""
     from games.engine.solver import solve
 
     digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
     key = f"solution:{game}:{seed}:{digest}"
-    line = cache.get(key)
-    if line is None:
-        solution = solve(game, config=config, seed=seed, time_limit=SOLUTION_TIME_LIMIT_S)
-        if solution.winnable is None:
-            return None
-        line = list(solution.actions) if solution.winnable else []
-        cache.set(key, line, timeout=None)
-    return line or None
+    cached = cache.get(key)
+    if isinstance(cached, list):  # a verdict: the line, empty for a deal that cannot be won
+        return WinningLine(bool(cached), cached)
+    if cached == "undecided":
+        return WinningLine(None, [])
+    solution = solve(game, config=config, seed=seed, time_limit=SOLUTION_TIME_LIMIT_S)
+    if solution.winnable is None:
+        cache.set(key, "undecided", timeout=UNDECIDED_CACHE_S)
+        return WinningLine(None, [])
+    line = list(solution.actions) if solution.winnable else []
+    cache.set(key, line, timeout=None)
+    return WinningLine(solution.winnable, line)
 
 
 @require_safe
+@ratelimit(group="games.solution", key=player_key, rate=SOLUTION_RATE, block=False)
+@ratelimit(group="games.solution.address", key="ip", rate=ADDRESS_RATE, block=False)
 def solution(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The solver's winning line for a finished game's deal (never for a game still running)."""
+    """The solver's winning line for a finished game's deal: never for a game still running,
+    nor for a daily deal whose day is not over (LP-6)."""
+    if getattr(request, "limited", False):
+        message = TOO_MANY.format(what="winning lines", rate=SOLUTION_RATE.replace("/m", ""))
+        return _closed(request, message, status=429, title="Too many requests")
     record = _solitaire_record(game_id)
     if not record.is_over:
-        raise Http404("The winning line is shown once the game is over.")
-    if record.daily is not None and record.daily.date >= timezone.now().date():
-        raise Http404("Today's daily deal keeps its winning line until the day is over.")
-    line = winning_line(record.game, record.config, record.seed)
-    steps = presenters.describe_line(record.game, line or [])
+        return _closed(request, "The winning line is shown once the game is over.")
+    reason = selectors.replay_closed(record, _viewer(request))
+    if reason:
+        return _closed(request, reason)
+    verdict = winning_line(record.game, record.config, record.seed)
+    steps = presenters.describe_line(record.game, verdict.line)
     return render(
-        request, "games/solution.html", {"record": record, "info": GAMES_BY_SLUG[record.game], "steps": steps}
+        request,
+        "games/solution.html",
+        {
+            "record": record,
+            "info": GAMES_BY_SLUG[record.game],
+            "steps": steps,
+            "undecided": verdict.winnable is None,
+            "time_limit": SOLUTION_TIME_LIMIT_S,
+        },
     )
 
 
-# Daily challenge
+# Daily challenge: deals are made by the beat task (games.tasks.create_daily_challenges)
+# ahead of their day; these pages only read them.
 
 
 def _today() -> dt.date:
-    return timezone.now().date()
+    return selectors.utc_today()
 
 
 @require_safe
 def daily(request: HttpRequest) -> HttpResponse:
     today = _today()
-    deals = [services.ensure_daily(game=game, date=today) for game in SOLITAIRE_GAMES]
-    player = Player.from_request(request)
+    deals = selectors.daily_deals(today)
+    if len(deals) < len(SOLITAIRE_GAMES):
+        services.request_daily_deals()
+    player = _viewer(request)
     boards = [
         {
-            "daily": deal,
-            "info": GAMES_BY_SLUG[deal.game],
-            "leaderboard": selectors.daily_leaderboard(deal, limit=10),
-            "mine": GameRecord.objects.filter(daily=deal, **player.ownership())
-            .order_by("-ranked", "-created_at")
-            .first(),
+            "game": game,
+            "daily": deals.get(game),
+            "info": GAMES_BY_SLUG[game],
+            "leaderboard": selectors.daily_leaderboard(deals[game], limit=10) if game in deals else [],
+            "mine": selectors.daily_attempt(deals[game], player) if game in deals else None,
         }
-        for deal in deals
+        for game in SOLITAIRE_GAMES
     ]
     streaks = selectors.daily_streaks(player.user, today) if player.user else None
     return render(request, "games/daily.html", {"boards": boards, "today": today, "streaks": streaks})
 
 
 def _daily_or_404(game: str, date: str) -> DailyChallenge:
+    """The deal of a daily page: only one that exists, from the first ever made to tomorrow's."""
     try:
         day = dt.date.fromisoformat(date)
     except ValueError:
         raise Http404("Dates are written YYYY-MM-DD.") from None
-    if game not in SOLITAIRE_GAMES or day > _today():
+    deal = selectors.daily_deal_page(game, day)
+    if deal is None:
         raise Http404("There is no such daily deal.")
-    return services.ensure_daily(game=game, date=day)
+    return deal
 
 
 @require_POST
 def play_daily(request: HttpRequest, game: str, date: str) -> HttpResponse:
     deal = _daily_or_404(game, date)
-    record = services.start_daily(daily=deal, player=Player.from_request(request))
+    try:
+        record = services.start_daily(daily=deal, player=Player.from_request(request))
+    except services.GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("daily_detail", game=deal.game, date=deal.date.isoformat())
     return redirect(record)
 
 
 @require_safe
 def daily_detail(request: HttpRequest, game: str, date: str) -> HttpResponse:
     deal = _daily_or_404(game, date)
-    over = deal.date < _today()
+    today = _today()
+    over = deal.date < today
     steps = presenters.describe_line(deal.game, deal.solution) if over else []
     return render(
         request,
@@ -253,6 +357,7 @@ def daily_detail(request: HttpRequest, game: str, date: str) -> HttpResponse:
             "info": GAMES_BY_SLUG[deal.game],
             "leaderboard": selectors.daily_leaderboard(deal),
             "over": over,
+            "upcoming": deal.date > today,
             "steps": steps,
         },
     )
@@ -267,13 +372,14 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
 @require_safe
 def leaderboards(request: HttpRequest) -> HttpResponse:
     today = _today()
+    deals = selectors.daily_deals(today)
     boards = [
         {
-            "daily": deal,
-            "info": GAMES_BY_SLUG[deal.game],
-            "leaderboard": selectors.daily_leaderboard(deal, limit=25),
+            "daily": deals.get(game),
+            "info": GAMES_BY_SLUG[game],
+            "leaderboard": selectors.daily_leaderboard(deals[game], limit=25) if game in deals else [],
         }
-        for deal in (services.ensure_daily(game=game, date=today) for game in SOLITAIRE_GAMES)
+        for game in SOLITAIRE_GAMES
     ]
     return render(
         request,

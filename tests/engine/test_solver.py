@@ -538,18 +538,22 @@ def mid_game_states(game: str, count: int, seed: int) -> list[Any]:
 
 
 @pytest.mark.parametrize("game", ["pyramid", "tripeaks"])
-def test_hints_are_legal_and_keep_a_won_game_winnable(game: str) -> None:
+def test_hints_are_legal_and_mostly_keep_a_won_game_winnable(game: str) -> None:
+    """A hint reads the player's view only (LP-7), so it cannot promise to keep a game
+    winnable whatever the hidden cards are; it keeps nearly every winnable one winnable
+    (all of these 25 positions when this was written)."""
     engine = get_engine(game)
-    winnable = 0
+    winnable = kept = 0
     for state in mid_game_states(game, 25, seed=3):
-        move = hint(game, state)
+        move = hint(game, engine.view(state, 0))
         assert move is not None and move in [str(a) for a in engine.legal_actions(state)]
         before = solve_state(game, state, node_limit=HINT_SOLVE_NODES).winnable
         if before:
             winnable += 1
-            assert solve_state(game, engine.apply(state, move)).winnable is True
-    assert winnable > 0
-    assert hint(game, replace(mid_game_states(game, 1, seed=4)[0], status=LOST)) is None
+            kept += solve_state(game, engine.apply(state, move)).winnable is True
+    assert winnable > 0 and kept >= 0.9 * winnable
+    lost = replace(mid_game_states(game, 1, seed=4)[0], status=LOST)
+    assert hint(game, engine.view(lost, 0)) is None
 
 
 def test_hint_on_a_lost_position_removes_the_most_cards() -> None:
@@ -565,7 +569,7 @@ def test_hint_on_a_lost_position_removes_the_most_cards() -> None:
         removed=tuple(c for c in STANDARD_DECK if c not in keep),
     )
     assert solve_state("pyramid", state).winnable is False
-    assert hint("pyramid", state) == "Kc"
+    assert hint("pyramid", PYRAMID.view(state, 0)) == "Kc"
 
 
 DAILY = {

@@ -73,11 +73,15 @@ def test_no_undo_or_hint_in_the_ranked_attempt() -> None:
         services.take_hint(game_id=record.pk, player=alice, expected_version=1)
 
 
-def test_anonymous_and_past_days_play_unranked() -> None:
+def test_anonymous_visitors_play_past_days_only_and_past_days_are_unranked() -> None:
+    """LP-6: an anonymous practice run of today's deal would show its stock before a ranked
+    attempt, so today's deal is played signed in; past days are open to everyone."""
     visitor = Player(user=None, token="anon")
     daily = services.ensure_daily(game="pyramid", date=today())
-    assert not services.start_daily(daily=daily, player=visitor).ranked
+    with pytest.raises(services.GameError, match="played signed in"):
+        services.start_daily(daily=daily, player=visitor)
     past = services.ensure_daily(game="pyramid", date=today() - dt.timedelta(days=3))
+    assert not services.start_daily(daily=past, player=visitor).ranked
     assert not services.start_daily(daily=past, player=player("bob")).ranked
 
 
@@ -90,9 +94,11 @@ def test_leaderboard_order_won_then_score_then_actions_then_time() -> None:
         "winner_short": dict(won=True, score=800, actions=80, seconds=500),
         "winner_best": dict(won=True, score=950, actions=99, seconds=900),
     }
+    players = {name: player(name) for name in results}
     for name, result in results.items():
-        finish(services.start_daily(daily=daily, player=player(name)), **result)
-    unranked = services.start_daily(daily=daily, player=Player(user=None, token="x"))
+        finish(services.start_daily(daily=daily, player=players[name]), **result)
+    unranked = services.start_daily(daily=daily, player=players["loser_high"])  # a second attempt
+    assert not unranked.ranked
     finish(unranked, won=True, score=9999, actions=1, seconds=1)
     order = [row.record.owner.username for row in selectors.daily_leaderboard(daily)]
     assert order == ["winner_best", "winner_short", "winner_fast", "winner_slow", "loser_high"]
@@ -141,6 +147,8 @@ def test_player_stats_per_variant() -> None:
 
 
 def test_daily_page_profile_and_leaderboards_render(client: Client) -> None:
+    for game in ("pyramid", "tripeaks"):  # the beat task deals them ahead; pages only read
+        services.ensure_daily(game=game, date=today())
     alice = player("alice")
     client.force_login(alice.user)
     body = client.get("/daily/").content.decode()
@@ -161,6 +169,7 @@ def test_today_keeps_its_winning_line_and_past_days_show_it(client: Client) -> N
     past = services.ensure_daily(game="tripeaks", date=past_day)
     body = client.get(f"/daily/tripeaks/{past_day:%Y-%m-%d}/").content.decode()
     assert "winning line" in body and past.solution[0] in body
+    services.ensure_daily(game="tripeaks", date=today())  # the beat task's job: pages only read
     body = client.get(f"/daily/tripeaks/{today():%Y-%m-%d}/").content.decode()
     assert "winning line" not in body
     assert client.get(f"/daily/tripeaks/{today() + dt.timedelta(days=1):%Y-%m-%d}/").status_code == 404

@@ -171,7 +171,8 @@ def test_todays_daily_games_wait_for_the_end_of_the_day(client: Client) -> None:
     services.submit_action(game_id=record.pk, player=player, text="resign", expected_version=0)
     assert Client().get(f"/games/{record.pk}/replay/").status_code == 404
     client.force_login(alice)
-    assert client.get(f"/games/{record.pk}/replay/").status_code == 200
+    # LP-6: a replay shows every card, so even the game's own player waits for the day's end.
+    assert client.get(f"/games/{record.pk}/replay/").status_code == 404
     daily.date = timezone.now().date() - dt.timedelta(days=1)
     daily.save()
     assert Client().get(f"/games/{record.pk}/replay/").status_code == 200
