@@ -9,17 +9,16 @@ variants, and that each hint is a legal move.
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from games.engine import get_engine, rng
-from games.engine.solitaire_common import PLAYING, Resign
+from games.engine.solitaire_common import Resign
 from games.engine.solver import HINT_SOLVE_NODES, hint, solve, solve_state
 from games.engine.solver.hint import HINT_SAMPLES, hidden_cards, sample_states
-from games.engine.solver.hint_check import count_differences, full_knowledge_hint
+from games.engine.solver.hint_check import count_differences, full_knowledge_hint, random_positions
 from games.engine.tripeaks import is_face_up
 
 VARIANTS: list[tuple[str, dict[str, Any] | None]] = [
@@ -37,20 +36,7 @@ VARIANTS: list[tuple[str, dict[str, Any] | None]] = [
 
 def positions(game: str, config: dict[str, Any] | None, count: int, seed: int) -> list[Any]:
     """Running positions from the deal (no move yet) to 40 moves in, by seeded random play."""
-    engine = get_engine(game)
-    rnd = random.Random(seed)
-    found: list[Any] = []
-    while len(found) < count:
-        state = engine.initial_state(config, rnd.randrange(10**6))
-        for _ in range(rnd.randint(0, 40)):
-            actions = [a for a in engine.legal_actions(state) if not isinstance(a, Resign)]
-            if not actions:
-                break
-            plays = [a for a in actions if str(a) not in ("draw", "redeal")]
-            state = engine.apply(state, rnd.choice(plays if plays and rnd.random() < 0.7 else actions))
-        if state.status == PLAYING:
-            found.append(state)
-    return found
+    return random_positions(game, count, config=config, seed=seed, fewest_moves=0)
 
 
 def hidden_slots(state: Any) -> list[int]:

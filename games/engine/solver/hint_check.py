@@ -79,14 +79,17 @@ def count_differences(
     return differ, differ_full
 
 
-def timing_positions(game: str, count: int, seed: int = 0) -> list[Any]:
-    """``count`` running positions of seeded random play, removals preferred."""
+def random_positions(
+    game: str, count: int, *, config: dict[str, Any] | None = None, seed: int = 0, fewest_moves: int = 3
+) -> list[Any]:
+    """``count`` running positions from ``fewest_moves`` to 40 moves into random deals, by
+    seeded random play (removals and plays preferred to draws)."""
     engine = get_engine(game)
     rnd = random.Random(seed)
     positions: list[Any] = []
     while len(positions) < count:
-        state = engine.initial_state(None, rnd.randrange(10**6))
-        for _ in range(rnd.randint(3, 40)):
+        state = engine.initial_state(config, rnd.randrange(10**6))
+        for _ in range(rnd.randint(fewest_moves, 40)):
             actions = [a for a in engine.legal_actions(state) if not isinstance(a, Resign)]
             if not actions:
                 break
@@ -101,7 +104,7 @@ def time_hints(game: str, count: int) -> tuple[float, float]:
     """(median, slowest) seconds of one hint over ``count`` positions."""
     engine = get_engine(game)
     seconds = []
-    for state in timing_positions(game, count):
+    for state in random_positions(game, count):
         view = engine.view(state, 0)
         start = time.perf_counter()
         hint(game, view)
