@@ -82,6 +82,20 @@ def deal(game: str, day: dt.date) -> DailyChallenge:
     return services.ensure_daily(game=game, date=day)
 
 
+def ranked_attempt(daily: DailyChallenge, owner: Any) -> GameRecord:
+    """``owner``'s ranked attempt at ``daily``, begun within its day (as start_daily makes it)."""
+    return GameRecord.objects.create(
+        game=daily.game,
+        engine_version=1,
+        config=daily.config,
+        seed=daily.seed,
+        kind=GameRecord.Kind.DAILY,
+        daily=daily,
+        ranked=True,
+        owner=owner,
+    )
+
+
 def as_daily(record: GameRecord, day: dt.date) -> DailyChallenge:
     """Makes ``record``'s deal number the daily deal of ``day`` *after* the game began: a
     casual game of that number that already existed (or a deal number found by chance)."""
@@ -252,16 +266,7 @@ def test_tomorrows_deal_has_a_page_but_no_play_and_later_ones_no_page(steady_day
 def test_after_the_day_the_deal_is_an_ordinary_numbered_deal(steady_day: dt.date) -> None:
     past = deal("pyramid", steady_day - dt.timedelta(days=1))
     alice, bob = person("alice"), person("bob")
-    attempt = GameRecord.objects.create(  # alice's ranked attempt, finished within its day
-        game="pyramid",
-        engine_version=1,
-        config=past.config,
-        seed=past.seed,
-        kind=GameRecord.Kind.DAILY,
-        daily=past,
-        ranked=True,
-        owner=alice,
-    )
+    attempt = ranked_attempt(past, alice)  # finished within its day
     resign(attempt, Player(user=alice, token="a"))
     visitor = Client()
     detail = visitor.get(f"/daily/pyramid/{past.date:%Y-%m-%d}/").content.decode()
@@ -282,16 +287,7 @@ def test_a_ranked_attempt_played_on_after_its_day_no_longer_counts(steady_day: d
     the ranking, so a looked-up line cannot finish a ranked attempt left open at midnight."""
     past = deal("tripeaks", steady_day - dt.timedelta(days=1))
     alice = person("alice")
-    attempt = GameRecord.objects.create(
-        game="tripeaks",
-        engine_version=1,
-        config=past.config,
-        seed=past.seed,
-        kind=GameRecord.Kind.DAILY,
-        daily=past,
-        ranked=True,
-        owner=alice,
-    )
+    attempt = ranked_attempt(past, alice)
     player = Player(user=alice, token="a")
     for n, text in enumerate(past.solution):
         services.submit_action(game_id=attempt.pk, player=player, text=text, expected_version=n)
