@@ -133,6 +133,15 @@ def test_no_page_needs_what_the_policy_forbids(client: Client) -> None:
         assert not blocked_by_the_policy(body), (name, url, blocked_by_the_policy(body))
 
 
+def test_no_page_shows_template_syntax(client: Client) -> None:
+    """A template comment or tag that Django did not take (a ``{# ... #}`` spanning lines is
+    printed as text) shows on the page; in base.html it shows on every page."""
+    leaked = re.compile(r"\{#|#\}|\{%|%\}|\{\{|\}\}")
+    for name, (who, url) in all_pages(client).items():
+        body = who.get(url).content.decode()
+        assert not leaked.findall(body), (name, url, leaked.findall(body))
+
+
 def test_the_checks_above_catch_what_they_look_for() -> None:
     page = (
         '<script>alert(1)</script><button onclick="x()">'
