@@ -1,17 +1,76 @@
-"""Site-wide WebSocket plumbing."""
+"""Site-wide WebSocket plumbing: the ping socket, and the rate limit every socket applies
+to the frames it receives (games.socket_limits)."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import time
+from typing import Any, ClassVar
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+
+from config import safe_json
+from games.socket_limits import PING, FrameLimiter, Rate, SharedBuckets, Verdict
+
+FLOODING = 4429
+"""The close code for a client that kept sending once refused (HTTP's 429, in the
+4000-4999 range WebSockets leave to applications)."""
+FRAME_DEPTH = 8
+"""How deep a frame's JSON may nest; the site's own frames nest two levels at most."""
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+_shared = SharedBuckets()
+
+
+def frame_limiter(scope: dict[str, Any], rate: Rate, limiter: FrameLimiter | None = None) -> FrameLimiter:
+    """The limit of a socket at ``rate``. A signed-in person's sockets of one rate share
+    their frames in this process (a new socket starts where the closed one left off); an
+    anonymous socket has its own. With ``limiter``, that socket changes to ``rate``."""
+    now = time.monotonic()
+    user = scope.get("user")
+    shared = (
+        _shared.bucket((user.pk, rate), rate, now) if user is not None and user.is_authenticated else None
+    )
+    if limiter is None:
+        return FrameLimiter(rate, now, shared)
+    limiter.change_rate(rate, now, shared)
+    return limiter
+
+
+class FrameLimitedConsumer(AsyncWebsocketConsumer):
+    """A consumer whose every frame first passes ``self.limiter`` (set in ``connect``).
+
+    The check comes before channels' own ``dispatch``, which runs Django's
+    ``close_old_connections`` for each message in the one thread that all database work
+    of this process shares: a flood would queue every table's moves behind it. A refused
+    frame gets ``too_fast`` (small: it must cost next to nothing); once the client has
+    kept flooding, the socket is closed with ``FLOODING`` and the consumer stops.
+    """
+
+    too_fast: ClassVar[str]
+    limiter: FrameLimiter
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "websocket.receive":
+            verdict = self.limiter.check(time.monotonic())
+            if verdict is Verdict.REFUSE:
+                await self.send(text_data=self.too_fast)
+            elif verdict is Verdict.CLOSE:
+                await self.close(code=FLOODING, reason="too many frames")
+                # Done with this socket now, not when daphne drops it (a second later, if the
+                # client ignores the close): what the flood still sends is never dispatched.
+                await self.websocket_disconnect({"type": "websocket.disconnect", "code": FLOODING})
+            if verdict is not Verdict.ADMIT:
+                return
+        await super().dispatch(message)
+
+
+class PingConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):
     """Answers ``{"type": "ping"}`` with ``{"type": "pong", "user": ...}``: proof the socket path works."""
 
+    too_fast = '{"type": "error", "error": "too many frames: slow down"}'
+
     async def connect(self) -> None:
+        self.limiter = frame_limiter(self.scope, PING)
         await self.accept()
 
     async def receive(
@@ -19,7 +78,10 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         # Parse here rather than in receive_json so a malformed frame gets an answer, not a crash.
         try:
-            message = json.loads(text_data or "")
+            message = safe_json.loads(text_data or "", max_depth=FRAME_DEPTH)
+        except safe_json.TooDeeplyNested as exc:
+            await self.send_json({"type": "error", "error": f"frames must be JSON objects: {exc}"})
+            return
         except ValueError:
             await self.send_json({"type": "error", "error": "frames must be JSON objects"})
             return

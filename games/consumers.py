@@ -4,30 +4,70 @@ The table's group carries only "the table changed, now at version v"; every conn
 then renders its own seat's view (a spectator's if it has no seat), so a card never
 reaches a socket that may not see it (LP-3). Frames from the browser are htmx's
 ``ws-send`` JSON: ``{"action": "...", "version": "...", ...}``.
+
+Every frame first passes the connection's rate limit (games.socket_limits): a frame past
+it gets a one-line notice and no database work, and a socket that keeps flooding is
+closed with 4429, so that one socket cannot slow the other tables (LP-1's clocks run on).
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.models import User
+from config import safe_json
+from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
 from games import tables
+from games.models import Seat
+from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
 from games.table_presenter import compose_action, render_lobby, render_table
 
 MAX_FRAME = 4096
+LOBBY_SPACING_S = 0.3
+"""The lobby is drawn at most once per this many seconds, however many changes arrive."""
+
+# Swapped by htmx into the page's connection line (by id), outside the table: a refused
+# frame costs the server this string, not a render of the table.
+TOO_FAST = (
+    '<p id="connection-status" class="muted connection is-error" aria-live="polite" role="alert"'
+    ' data-testid="too-fast">Too many messages: that one was ignored and nothing was played.'
+    " Wait a moment.</p>"
+)
+# A spectator's page sends nothing; whatever its socket sends is answered without a look
+# at the game (the seat is known from the connection, kept up to date as seats change).
+WATCHING = (
+    '<p id="connection-status" class="muted connection is-error" aria-live="polite" role="alert"'
+    ' data-testid="watching">You are watching this table: only its players can move.</p>'
+)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+def table_rate(table_id: int, user: User | None) -> Rate | None:
+    """The limit for ``user``'s socket at the table: a player's if they have a seat there,
+    a spectator's otherwise; ``None`` if there is no such table."""
+    if not tables.table_exists(table_id):
+        return None
+    if user is None or not user.is_authenticated:
+        return WATCHER
+    return PLAYER if Seat.objects.filter(table_id=table_id, user=user).exists() else WATCHER
+
+
+class TableConsumer(FrameLimitedConsumer):
+    too_fast = TOO_FAST
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent_version: int | None = None
+        self.last_error: tuple[int, str, str] | None = None
+        self.limiter = frame_limiter(self.scope, WATCHER)
         await self.accept()
-        if not await database_sync_to_async(tables.table_exists)(self.table_id):
+        rate = await database_sync_to_async(table_rate)(self.table_id, self.scope.get("user"))
+        if rate is None:
             await self.close(code=4404)
             return
+        frame_limiter(self.scope, rate, self.limiter)
         await self.channel_layer.group_add(tables.table_group(self.table_id), self.channel_name)
         await self.send_table()
 
@@ -36,10 +76,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(tables.table_group(self.table_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.limiter.rate is not PLAYER:  # a spectator's socket
+            await self.send(text_data=WATCHING)
+            return
         try:
             if text_data is None or len(text_data) > MAX_FRAME:
                 raise ValueError("frames are JSON text of at most 4 KB")
-            message = json.loads(text_data)
+            message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
             if not isinstance(message, dict):
                 raise ValueError("frames are JSON objects")
             text = compose_action(message)
@@ -57,28 +100,67 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")
-        if version is not None and self.sent_version is not None and version <= self.sent_version:
+        if version is None:
+            # Seats changed (announced without a version): whoever is here may have sat down or left.
+            rate = await database_sync_to_async(table_rate)(self.table_id, self.scope.get("user"))
+            if rate is not None:
+                frame_limiter(self.scope, rate, self.limiter)
+        elif self.sent_version is not None and version <= self.sent_version:
             return  # this socket already shows that version or a later one
         await self.send_table()
 
     async def send_table(self, error: str = "") -> None:
+        # The same refusal again (a client repeating a stale or illegal frame, within its
+        # limit) gets the frame already drawn for it: no render, whatever it repeats.
+        if error and self.last_error is not None and self.last_error[:2] == (self.sent_version, error):
+            await self.send(text_data=self.last_error[2])
+            return
         html, version = await database_sync_to_async(render_table)(
             self.table_id, self.scope.get("user"), error
         )
         self.sent_version = version
+        # Only a started table's: an open one's seats change without a new version.
+        self.last_error = (version, error, html) if error and version is not None else None
         await self.send(text_data=html)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(FrameLimitedConsumer):
+    """The lobby's list of tables, drawn again when one changes (or a frame asks): at most
+    once per ``LOBBY_SPACING_S``, and always once more after the last change."""
+
+    too_fast = TOO_FAST
+
     async def connect(self) -> None:
+        self.limiter = frame_limiter(self.scope, WATCHER)
+        self.spacing = Spacing(LOBBY_SPACING_S)
+        self.stale = False
+        self.drawing: asyncio.Task[None] | None = None
         await self.accept()
         await self.channel_layer.group_add(tables.LOBBY_GROUP, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        if self.drawing is not None:
+            self.drawing.cancel()
         await self.channel_layer.group_discard(tables.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.lobby_changed({})  # any frame asks for a fresh list
+        self.refresh()  # any frame asks for a fresh list; what it says does not matter
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(render_lobby)())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Ask for a drawing of the list as it stands; one already waiting will do."""
+        self.stale = True
+        if self.drawing is None or self.drawing.done():
+            self.drawing = asyncio.create_task(self.draw_while_stale())
+
+    async def draw_while_stale(self) -> None:
+        # A change that arrives while the list is read sets ``stale`` again, so the loop
+        # draws once more after it: the last change is never lost.
+        loop = asyncio.get_running_loop()
+        while self.stale:
+            await asyncio.sleep(self.spacing.wait(loop.time()))
+            self.stale = False
+            self.spacing.mark(loop.time())
+            await self.send(text_data=await database_sync_to_async(render_lobby)())

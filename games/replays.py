@@ -7,12 +7,12 @@ to now, and its seed is never shown.
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from config import safe_json
 from games.engine import GAMES, ReplayError, get_engine
 from games.engine.base import check_seed
 from games.models import DailyChallenge, GameRecord
@@ -145,12 +145,16 @@ def export(source: ReplaySource) -> dict[str, Any]:
 
 
 REQUIRED = ("game", "engine_version", "config", "seed", "actions")
+IMPORT_DEPTH = 8
+"""A game file nests two levels (its config, its list of actions); deeper is not one."""
 
 
 def parse_import(text: str) -> dict[str, Any]:
     """A downloaded game, checked to the last action; ``ImportError_`` with a clear message."""
     try:
-        data = json.loads(text)
+        data = safe_json.loads(text, max_depth=IMPORT_DEPTH)
+    except safe_json.TooDeeplyNested as exc:
+        raise ImportError_(f"This is not a game file: {exc}.") from None
     except ValueError as exc:
         raise ImportError_(f"This is not a game file: it is not valid JSON ({exc}).") from None
     if not isinstance(data, dict):
@@ -171,6 +175,8 @@ def parse_import(text: str) -> dict[str, Any]:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise ImportError_("'actions' must be a list of move texts.")
     deck = data.get("deck")
+    if deck is not None and not (isinstance(deck, list) and all(isinstance(c, str) for c in deck)):
+        raise ImportError_("'deck' must be a list of card texts.")
     try:
         check_seed(data["seed"])
         config = engine.normalize_config(data["config"])

@@ -2,11 +2,15 @@
 
 They all point at the database pytest-django creates, so a test that uses them must
 use ``transactional_db`` (the server and the worker see only committed rows).
+
+Whatever those servers log goes to the artifacts folder, and no test passes while a
+server it talked to logs an exception it did not expect (``server_logs_stay_clean``).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -15,10 +19,73 @@ from typing import Any
 
 import pytest
 
-from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
+from tests.support import (
+    BIN,
+    ServerLogs,
+    artifacts_dir,
+    describe_errors,
+    free_port,
+    service_env,
+    stop_process,
+    wait_for_http,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-ARTIFACTS = BASE_DIR / "test-artifacts"
+SERVER_LOGS = pytest.StashKey[ServerLogs]()
+LAST_TEST = pytest.StashKey[tuple[str, list[re.Pattern[str]]]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "server_errors_expected(regex, ...): the test makes a server log an exception on purpose;"
+        " log records that match one of the regexes do not fail it",
+    )
+    logs = ServerLogs(artifacts_dir())
+    logs.skip_to_end()  # what earlier runs logged is theirs
+    config.stash[SERVER_LOGS] = logs
+
+
+def expected_errors(item: pytest.Item) -> list[re.Pattern[str]]:
+    return [re.compile(arg) for marker in item.iter_markers("server_errors_expected") for arg in marker.args]
+
+
+@pytest.fixture(autouse=True)
+def server_logs_stay_clean(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails a test when a server log under the artifacts folder reports an exception
+    during it. Autouse, so it is set up before and torn down after the test's own
+    fixtures: a server a test starts has stopped (its log complete) when this reads."""
+    logs = request.config.stash[SERVER_LOGS]
+    previous = request.config.stash.get(LAST_TEST, None)
+    # A server may log a moment after the test that caused it ended: blame that test by
+    # name. Before the first test, this is what the session's servers said as they started.
+    late = logs.errors(previous[1] if previous else ())
+    if late:
+        when = f"after {previous[0]} ended (found as the next test began)" if previous else "as it started"
+        pytest.fail(describe_errors(late, when), pytrace=False)
+    expected = expected_errors(request.node)
+    request.config.stash[LAST_TEST] = (request.node.nodeid, expected)
+    yield
+    errors = logs.errors(expected)
+    if errors:
+        pytest.fail(describe_errors(errors, "during this test"), pytrace=False)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """What the servers logged after the last test's own check (their shutdown included)."""
+    logs = session.config.stash.get(SERVER_LOGS, None)
+    if logs is None:
+        return
+    previous = session.config.stash.get(LAST_TEST, None)
+    errors = logs.errors(previous[1] if previous else ())
+    if not errors:
+        return
+    ended = f"after {previous[0]} ended" if previous else "outside any test"
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_sep("=", "server errors", red=True)
+        reporter.write_line(describe_errors(errors, ended))
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")
@@ -56,7 +123,9 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
     while not app.control.ping(timeout=0.5):
         if process.poll() is not None or time.monotonic() > deadline:
             stop_process(process)
-            raise RuntimeError("the Celery worker did not start; see test-artifacts/celery-worker.log")
+            raise RuntimeError(
+                f"the Celery worker did not start; see {artifacts_dir() / 'celery-worker.log'}"
+            )
     yield process
     stop_process(process)
     log.close()

@@ -1,18 +1,24 @@
-"""Helpers for tests that start processes: free ports, waiting for a server, stopping a group."""
+"""Helpers for tests that start processes: free ports, waiting for a server, stopping a
+group, and reading what the servers logged."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-ARTIFACTS = BASE_DIR / "test-artifacts"
+# Two runs at once (two engineers, or CI beside a developer) each name their own folder,
+# so that one run's servers never write into the logs the other is reading.
+ARTIFACTS = BASE_DIR / os.environ.get("CAPSTONE_ARTIFACTS", "test-artifacts")
 BIN = Path(sys.executable).parent
 
 
@@ -24,8 +30,9 @@ def child_env(**overrides: str) -> dict[str, str]:
 
 
 def artifacts_dir() -> Path:
-    """Where logs and screenshots go; CI keeps this folder."""
-    ARTIFACTS.mkdir(exist_ok=True)
+    """Where logs and screenshots go (``$CAPSTONE_ARTIFACTS``, by default test-artifacts/);
+    CI keeps this folder."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
 
@@ -71,3 +78,90 @@ def service_env() -> dict[str, str]:
         DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         PYTHONUNBUFFERED="1",
     )
+
+
+# Server logs
+
+ERROR_MARK = re.compile(r"Exception inside application|Traceback \(most recent call last\)")
+"""What daphne, Django and Celery write when an exception escaped the code that ran."""
+RECORD_START = re.compile(
+    r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"  # the site's log format (config/settings/base.py)
+    r"|\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"  # Celery's
+    r"|\S+:\d+ - - \["  # daphne's access log
+)
+QUOTED_HEAD, QUOTED_TAIL = 6, 14
+"""A long record is quoted by its first lines (what logged it) and its last (what was raised)."""
+
+
+def log_records(text: str) -> list[str]:
+    """``text`` cut into log records: a line that starts one, with the lines that follow it
+    (a traceback's). Lines before the first such line make a record of their own."""
+    records: list[list[str]] = []
+    for line in text.splitlines():
+        if not records or RECORD_START.match(line):
+            records.append([])
+        records[-1].append(line)
+    return ["\n".join(lines) for lines in records]
+
+
+def unexpected_errors(text: str, expected: Iterable[re.Pattern[str]] = ()) -> list[str]:
+    """The records of ``text`` that report an escaped exception none of ``expected`` matches."""
+    patterns = list(expected)
+    return [
+        record
+        for record in log_records(text)
+        if ERROR_MARK.search(record) and not any(p.search(record) for p in patterns)
+    ]
+
+
+def quote(record: str) -> str:
+    lines = record.splitlines()
+    if len(lines) > QUOTED_HEAD + QUOTED_TAIL + 1:
+        skipped = len(lines) - QUOTED_HEAD - QUOTED_TAIL
+        lines = [*lines[:QUOTED_HEAD], f"... ({skipped} lines)", *lines[-QUOTED_TAIL:]]
+    return "\n".join(f"    {line}" for line in lines)
+
+
+@dataclass
+class ServerLogs:
+    """Every ``*.log`` in one folder, read a piece at a time: each ``read_new`` returns what
+    was appended since the last one, in whole lines (a line still being written waits)."""
+
+    folder: Path
+    offsets: dict[Path, int] = field(default_factory=dict)
+
+    def skip_to_end(self) -> None:
+        for path in self.folder.glob("*.log"):
+            self.offsets[path] = path.stat().st_size
+
+    def read_new(self) -> dict[str, str]:
+        """The new text of each log that has some, by file name."""
+        appended: dict[str, str] = {}
+        for path in sorted(self.folder.glob("*.log")):
+            start = self.offsets.get(path, 0)
+            if path.stat().st_size < start:
+                start = 0  # the file was started afresh
+            with path.open("rb") as log:
+                log.seek(start)
+                data = log.read()
+            end = data.rfind(b"\n") + 1
+            if end:
+                self.offsets[path] = start + end
+                appended[path.name] = data[:end].decode("utf-8", errors="replace")
+        return appended
+
+    def errors(self, expected: Iterable[re.Pattern[str]] = ()) -> dict[str, list[str]]:
+        """The unexpected error records in what was appended since the last read, by log."""
+        patterns = list(expected)
+        found = {name: unexpected_errors(text, patterns) for name, text in self.read_new().items()}
+        return {name: records for name, records in found.items() if records}
+
+
+def describe_errors(errors: dict[str, list[str]], when: str) -> str:
+    """A failure message that names each log and quotes what it said."""
+    parts = [f"A server logged an exception {when}:"]
+    for name, records in errors.items():
+        for record in records:
+            parts.append(f"  {artifacts_dir() / name}:\n{quote(record)}")
+    parts.append('If the test provokes it on purpose, mark it @pytest.mark.server_errors_expected("regex").')
+    return "\n".join(parts)

@@ -178,9 +178,13 @@ class TieReplay:
 
 Action = Place | Take | PutInHand | Keep | TieReplay
 
-_PLACE_RE = re.compile(r"(place|take)\s+(\d+)\s*,\s*(\d+)")
-_HAND_RE = re.compile(r"hand\s+(\d+)")
-_KEEP_RE = re.compile(r"keep\s+(\S+)")
+# ASCII only: ``\d`` would also take Arabic-Indic or fullwidth digits (and ``int()`` reads
+# them), and an action's text must be its canonical form. A few digits suffice for any
+# row, index or hand, and keep a 5,000-digit text away from ``int()``'s own limit (which
+# raises a plain ``ValueError``); a block's text is short too ('Ah', 'Td', 'X1').
+_PLACE_RE = re.compile(r"(place|take)\s+([0-9]{1,4})\s*,\s*([0-9]{1,4})", re.ASCII)
+_HAND_RE = re.compile(r"hand\s+([0-9]{1,4})", re.ASCII)
+_KEEP_RE = re.compile(r"keep\s+([0-9A-Za-z]{1,3})", re.ASCII)
 
 
 # --- state ---------------------------------------------------------------------------

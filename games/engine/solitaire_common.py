@@ -21,7 +21,9 @@ WON = "won"
 LOST = "lost"
 RESIGNED = "resigned"
 
-_CARD_TEXT = re.compile(r"(10|[2-9TJQKA])([CDHS])", re.IGNORECASE)
+# ASCII: with IGNORECASE alone, the Kelvin sign matches K and the long s matches S,
+# giving card texts that are in no deck.
+_CARD_TEXT = re.compile(r"(10|[2-9TJQKA])([CDHS])", re.IGNORECASE | re.ASCII)
 
 
 def parse_card(text: str) -> str:

@@ -62,6 +62,18 @@ HAND = "hand"
 
 CHECK, CALL, RAISE, FOLD, DISCARD, SHOW = "check", "call", "raise", "fold", "discard", "show"
 _KINDS = (CHECK, CALL, BET, RAISE, FOLD, DISCARD, SHOW, TIE_REPLAY)
+_MAX_CHIP_DIGITS = 9
+"""No stack comes near a billion chips; longer texts would only reach ``int()``'s own
+4,300-digit limit, which raises a plain ``ValueError``."""
+
+
+def _chip_count(text: str) -> int | None:
+    """``text`` as a number of chips, or ``None``. ASCII digits only: ``str.isdigit`` also
+    accepts '³' (which ``int()`` refuses) and Arabic-Indic or fullwidth digits (which it
+    reads), and an action's text must be its canonical form (TR-8's 'bet N')."""
+    if not (text.isascii() and text.isdigit()) or len(text) > _MAX_CHIP_DIGITS:
+        return None
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -354,9 +366,10 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         if kind not in _KINDS:
             raise IllegalAction(f"unknown action {words[0]!r}; actions are {', '.join(_KINDS)}")
         if kind in (BET, RAISE):
-            if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+            amount = _chip_count(args[0]) if len(args) == 1 else None
+            if amount is None or amount < 1:
                 raise IllegalAction(f"'{kind}' needs a whole number of chips, at least 1, e.g. '{kind} 3'")
-            return TriadAction(kind, int(args[0]))
+            return TriadAction(kind, amount)
         if kind == DISCARD:
             if args == ["-"]:
                 args = []

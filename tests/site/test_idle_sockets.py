@@ -1,0 +1,64 @@
+"""Idle sockets stay open (LP-2: a player who is thinking is still at the table).
+
+Every consumer waits on the Redis channel layer, whose BZPOPMIN blocks up to 5 s; with a
+Redis read timeout no longer than that, an idle socket died with 1011 "Timeout reading
+from ...". One socket of each kind, against the real daphne and Redis, idles well past
+it (all three at once, so the test waits once), then must still answer.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.games.test_table_servers import heads_up, mover_and_move, session_cookie, version_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+
+IDLE_S = 12
+"""More than twice the channel layer's 5 s wait, so a socket that dies of it dies twice over."""
+
+
+def open_socket(live_site: str, path: str, cookie: str | None = None) -> ClientConnection:
+    headers = {"Cookie": cookie} if cookie else {}
+    # No keepalive pings from this side: idle means no frame at all in either direction
+    # (daphne's own pings come every 20 s, after the idle spell).
+    return connect(
+        live_site.replace("http://", "ws://") + path,
+        origin=live_site,
+        additional_headers=headers,
+        ping_interval=None,
+    )
+
+
+def exchange(sock: ClientConnection, name: str, frame: str) -> str:
+    """Sends ``frame`` and returns the answer; fails the test, saying how, if the socket died."""
+    try:
+        sock.send(frame)
+        return str(sock.recv(timeout=15))
+    except ConnectionClosed as closed:
+        code, reason = (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else (None, "")
+        pytest.fail(f"the idle {name} socket was closed: {code} {reason!r}")
+
+
+def test_idle_sockets_of_every_consumer_stay_open(live_site: str) -> None:
+    table, alice, bob = heads_up()
+    mover, move = mover_and_move(table, alice, bob)
+    with (
+        open_socket(live_site, "/ws/ping/") as ping,
+        open_socket(live_site, "/ws/lobby/") as lobby,
+        open_socket(live_site, f"/ws/tables/{table.pk}/", session_cookie(mover)) as seat,
+    ):
+        assert version_of(str(seat.recv(timeout=15))) == 0
+        time.sleep(IDLE_S)
+
+        pong = exchange(ping, "ping", json.dumps({"type": "ping", "echo": "still there?"}))
+        assert json.loads(pong) == {"type": "pong", "user": None, "echo": "still there?"}
+        assert 'id="lobby-tables"' in exchange(lobby, "lobby", "refresh")
+        # The move's frame comes back through the table's group on Redis, like everyone's.
+        frame = exchange(seat, "table", json.dumps({"action": move, "version": "0"}))
+        assert version_of(frame) == 1
