@@ -26,8 +26,18 @@ def _rebuild(record: GameRecord) -> Any:
             f"game {record.pk} was played with {record.game} engine version {record.engine_version}, "
             f"and this server has version {engine.version}"
         )
-    texts = list(record.actions.order_by("seq").values_list("text", flat=True))
+    # Only the actions of the version read: a move committed since must not appear in it.
+    actions = record.actions.filter(seq__lt=record.action_count).order_by("seq")
+    texts = list(actions.values_list("text", flat=True))
     return engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
+
+
+def _still_at(record: GameRecord) -> bool:
+    """Whether the game is still at the version ``record`` was read at. Versions only grow,
+    so if it is, no move or undo committed between that read and now: the actions read in
+    between were that version's (an undo and a new move could otherwise put another action
+    at the same place)."""
+    return GameRecord.objects.filter(pk=record.pk, version=record.version).exists()
 
 
 def current_state(record: GameRecord) -> Any:
@@ -36,8 +46,9 @@ def current_state(record: GameRecord) -> Any:
     if state is None:
         state = _rebuild(record)
         # Inside a transaction the rows may yet be rolled back, and a later version with
-        # the same number would then find this state: only committed reads are cached.
-        if not transaction.get_connection().in_atomic_block:
+        # the same number would then find this state: only committed reads are cached, and
+        # only when nothing moved while they were read.
+        if not transaction.get_connection().in_atomic_block and _still_at(record):
             remember_state(record, state)
     else:
         _states.move_to_end(key)
