@@ -3,9 +3,11 @@ to the frames it receives (games.socket_limits)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any, ClassVar
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from config import safe_json
@@ -48,6 +50,14 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
 
     too_fast: ClassVar[str]
     limiter: FrameLimiter
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        # The client may leave while a frame is on its way (a table change, the lobby's next
+        # drawing): nobody is left to tell, and the disconnect follows.
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         if message.get("type") == "websocket.receive":

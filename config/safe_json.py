@@ -10,6 +10,7 @@ pass that skips over strings, and refuses it with ``TooDeeplyNested`` (a ``Value
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -46,10 +47,23 @@ def check_depth(text: str, max_depth: int) -> None:
 def loads(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     """``json.loads`` for untrusted text: whatever the text, a failure is a ``ValueError``
     (``TooDeeplyNested`` for deep nesting, ``json.JSONDecodeError`` or ``UnicodeDecodeError``
-    for the rest)."""
+    for the rest); ``Infinity``, ``NaN`` and numbers too large for a float are refused."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     if not isinstance(text, str):
         raise TypeError(f"JSON text is str or bytes, not {type(text).__name__}")
     check_depth(text, max_depth)
-    return json.loads(text)
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+
+
+def _no_constant(name: str) -> Any:
+    # Python's json reads Infinity and NaN, which are not JSON; int() of them raised
+    # OverflowError and ValueError deep inside a consumer (found by `make fuzz`).
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.numbers import whole_number
 from games import narration, presenters, replays, selectors, services
 from games.catalogue import GAMES_BY_SLUG
 from games.engine import get_engine
@@ -26,7 +27,8 @@ MAX_IMPORT_BYTES = 2_000_000
 
 def _step(request: HttpRequest, source: replays.ReplaySource) -> int:
     value = request.GET.get("step", "")
-    step = int(value) if value.lstrip("-").isdigit() else source.steps
+    step = whole_number(value, signed=True)
+    step = source.steps if step is None else step
     return max(0, min(step, source.steps))
 
 
@@ -171,7 +173,7 @@ def continue_game(request: HttpRequest, game_id: int) -> HttpResponse:
     step = request.POST.get("step", "")
     try:
         new = services.continue_from(
-            record=record, step=int(step) if step.isdigit() else 0, player=Player.from_request(request)
+            record=record, step=whole_number(step) or 0, player=Player.from_request(request)
         )
     except services.GameError as exc:
         messages.error(request, str(exc))

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.numbers import whole_number
 from games import tables
 from games.models import Table
 from games.table_forms import TableForm
@@ -62,8 +63,7 @@ def _seating(request: HttpRequest, table_id: int, change: Callable[..., Any], **
 
 
 def _seat_number(request: HttpRequest) -> int | None:
-    value = request.POST.get("seat", "")
-    return int(value) if value.isdigit() else None
+    return whole_number(request.POST.get("seat", ""))
 
 
 @login_required

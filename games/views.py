@@ -26,6 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
+from config.numbers import whole_number
 from games import presenters, selectors, services
 from games.catalogue import CATALOGUE, GAMES_BY_SLUG, SOLITAIRE_GAMES
 from games.engine import get_engine
@@ -102,9 +103,9 @@ def new_game(request: HttpRequest, game: str) -> HttpResponse:
                 return redirect(record)
     else:
         initial: dict[str, Any] = {}
-        deal = request.GET.get("deal", "")
-        if deal.isdigit():
-            initial = {"deal": "number", "number": int(deal)}
+        deal = whole_number(request.GET.get("deal", ""))
+        if deal is not None:
+            initial = {"deal": "number", "number": deal}
         form = form_class(initial=initial)
     return render(
         request,

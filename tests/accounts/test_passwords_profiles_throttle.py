@@ -251,3 +251,14 @@ class TestThrottle:
 )
 def test_humane_duration(delta: timedelta, words: str) -> None:
     assert humane_duration(delta) == words
+
+
+@pytest.mark.django_db
+def test_a_username_longer_than_any_account_can_have_is_a_wrong_password_not_an_error(client: Client) -> None:
+    """Found by `make fuzz`: axes stored the username tried in 255 characters, and a longer
+    one ended in a database error (500)."""
+    response = client.post("/accounts/login/", {"username": "x" * 5000, "password": "wrong"})
+    assert (
+        response.status_code == 200
+        and "Please enter a correct username and password" in response.content.decode()
+    )

@@ -19,8 +19,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from config import safe_json
 from config.consumers import FRAME_DEPTH
+from games import services
 from games.engine import get_engine
 from games.models import Action, GameRecord
+from games.players import Player
 from games.replays import IMPORT_DEPTH
 from tests.games.test_table_servers import heads_up, mover_and_move, session_cookie, version_of
 
@@ -37,8 +39,9 @@ def depth(value: Any) -> int:
     return 0
 
 
+# JSON has no Infinity or NaN (Python writes them; safe_json refuses them).
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=30,
 )
@@ -155,3 +158,54 @@ def test_deep_frames_get_an_error_frame_and_the_sockets_stay_open(live_site: str
     with open_socket(live_site, "/ws/lobby/") as lobby:  # its frames are never parsed: any asks for the list
         lobby.send(DEEP_FRAME)
         assert 'id="lobby-tables"' in str(lobby.recv(timeout=15))
+
+
+@pytest.mark.parametrize("text", ['{"a": Infinity}', '{"a": -Infinity}', '{"a": NaN}', '{"a": 1e400}'])
+def test_numbers_json_does_not_have_are_a_value_error(text: str) -> None:
+    with pytest.raises(ValueError, match="number"):
+        safe_json.loads(text)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.services
+def test_infinite_numbers_in_a_frame_get_an_error_frame_and_play_nothing(live_site: str) -> None:
+    """Found by `make fuzz`: int() of Infinity raised OverflowError and closed the socket with 1011."""
+    table, alice, bob = heads_up()
+    mover, move = mover_and_move(table, alice, bob)
+    with open_socket(live_site, f"/ws/tables/{table.pk}/", session_cookie(mover)) as seat:
+        assert version_of(str(seat.recv(timeout=15))) == 0
+        for frame in (
+            '{"action": "bet", "amount": Infinity, "version": "0"}',
+            '{"action": "check", "version": Infinity}',
+            '{"action": "bet", "amount": 1e400, "version": "0"}',
+        ):
+            seat.send(frame)
+            assert 'data-testid="table-error"' in str(seat.recv(timeout=15)), frame
+        assert not Action.objects.exists()
+        seat.send(json.dumps({"action": move, "version": "0"}))
+        assert version_of(str(seat.recv(timeout=15))) == 1
+
+
+FORGED_NUMBERS = ["\u00b2", "\u0663", "1" * 5000, "-1", "12a"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("forged", FORGED_NUMBERS)
+def test_forged_numbers_in_forms_and_addresses_are_never_a_500(client: Client, forged: str) -> None:
+    """Found by `make fuzz`: str.isdigit accepts superscripts and other scripts' digits, which
+    int() refuses, and int() refuses thousands of digits."""
+    from django.contrib.auth import get_user_model
+
+    from games import tables
+
+    alice = get_user_model().objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    client.force_login(alice)
+    table = tables.create_table(game="triad", creator=alice, config={"players": 3})
+    for action in ("bot", "unbot", "leave", "sit"):
+        response = client.post(f"/tables/{table.pk}/{action}/", {"seat": forged})
+        assert response.status_code < 500, (action, response.status_code)
+    assert client.get(f"/play/pyramid/?deal={forged}").status_code == 200
+    record = services.start_solitaire(game="pyramid", player=Player(user=alice, token=""), seed=7)
+    client.post(f"/games/{record.pk}/act/", {"action": "resign", "version": "0"})
+    assert client.get(f"/games/{record.pk}/replay/?step={forged}").status_code == 200
+    assert client.post(f"/games/{record.pk}/continue/", {"step": forged}).status_code == 302
