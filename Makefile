@@ -6,7 +6,7 @@ LOCK := requirements.lock
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test lint install lock bench clean dev
+.PHONY: run test lint install lock bench clean dev faults fuzz
 
 run: $(STAMP)
 	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
@@ -52,3 +52,11 @@ clean:
 dev: $(STAMP)
 	DJANGO_DEBUG=1 $(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
 
+# Fault and fuzz suites against an isolated copy of the whole site (its own database,
+# Redis, daphnes, worker and beat); figures go to docs/benchmarks.md. Small counts:
+# `make faults ARGS="--kills 2"`, `make fuzz ARGS="--frames 500 --requests 50"`.
+faults: $(STAMP)
+	bash scripts/faults $(ARGS)
+
+fuzz: $(STAMP)
+	bash scripts/fuzz $(ARGS)

@@ -1,0 +1,124 @@
+"""Frames for the fuzzed WebSockets, and what their answers are.
+
+Each maker returns ``(data, text)``: ``data`` is ``str`` or ``bytes``, ``text`` whether
+it goes in a text frame (bytes in a text frame are invalid UTF-8 on purpose).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from tests.faults.frames import Frame, choose
+from tests.fuzz import inputs
+
+Data = tuple[str | bytes, bool]
+
+
+def protocol_abuse(rng: random.Random) -> Data | None:
+    """Rarely: a frame the WebSocket layer itself must refuse (the socket then closes)."""
+    roll = rng.random()
+    if roll < 0.004:
+        return b"\xff\xfe{not utf-8}" + inputs.random_bytes(rng, 20), True  # 1007
+    if roll < 0.006:
+        return "x" * (1024 * 1024 + 10), True  # over daphne's 1 MiB message limit: 1009
+    return None
+
+
+def common(rng: random.Random) -> Data:
+    """Anything at all: a value, deep nesting, not JSON, binary, big."""
+    roll = rng.random()
+    if roll < 0.25:
+        return inputs.dumps(inputs.value(rng)), False
+    if roll < 0.4:
+        return inputs.nested(rng), False
+    if roll < 0.6:
+        return inputs.text(rng, 80), False
+    if roll < 0.75:
+        return inputs.random_bytes(rng), False
+    if roll < 0.8:
+        return inputs.dumps(inputs.value(rng)).encode(), False  # JSON, but in a binary frame
+    if roll < 0.9:
+        return json.dumps({inputs.text(rng, 8): inputs.text(rng, 4000)}), False
+    return "".join(rng.choice("[{\"'}]:,\\ ") for _ in range(rng.randint(1, 200))), False
+
+
+def ping(rng: random.Random) -> Data:
+    abuse = protocol_abuse(rng)
+    if abuse:
+        return abuse
+    roll = rng.random()
+    if roll < 0.3:
+        return inputs.dumps({"type": "ping", "echo": inputs.value(rng)}), False
+    if roll < 0.45:
+        return inputs.dumps({"type": inputs.value(rng), "echo": inputs.value(rng)}), False
+    return common(rng)
+
+
+def lobby(rng: random.Random) -> Data:
+    return protocol_abuse(rng) or common(rng)
+
+
+def table(rng: random.Random, last: Frame | None, player: bool) -> Data:
+    """A player's frames include the legal moves of their last frame (so games go on),
+    moves with a wrong version, and messages with the right keys and wrong values."""
+    abuse = protocol_abuse(rng)
+    if abuse:
+        return abuse
+    version = last.version if last is not None and last.version is not None else 0
+    roll = rng.random()
+    if roll < 0.25 and last is not None:
+        move = choose(last, rng) if player else None
+        move = move or {"action": rng.choice(("check", "fold", "take 0,0", "place 0,0", "hand 1"))}
+        move.setdefault("version", str(version))
+        return inputs.dumps(move), False
+    if roll < 0.35:
+        wrong = rng.choice((version - 1, version + 1, -1, 10**30, "", "x", 1.5, None, [], {}))
+        return inputs.dumps({"action": "check", "version": wrong}), False
+    if roll < 0.55:
+        message: dict[str, object] = {"action": inputs.value(rng), "version": inputs.value(rng)}
+        for key in ("amount", "discard"):
+            if rng.random() < 0.4:
+                message[key] = inputs.value(rng)
+        if rng.random() < 0.3:
+            message["action"] = rng.choice(("bet", "raise", "discard"))
+        return inputs.dumps(message), False
+    if roll < 0.6:
+        edge = rng.choice(
+            (
+                {"action": "bet", "amount": float("inf"), "version": str(version)},
+                {"action": "raise", "amount": 1e300, "version": str(version)},
+                {"action": "bet", "amount": "9" * 5000, "version": str(version)},
+                {"action": "check", "version": float("inf")},
+                {"action": "check", "version": float("nan")},
+                {"action": "discard", "discard": ["x"] * 100, "version": str(version)},
+                {"action": "discard", "discard": {"a": 1}, "version": str(version)},
+                {"action": "\ud800", "version": str(version)},
+                {"action": "a\x00b", "version": str(version)},
+                {"action": "check " * 12, "version": str(version)},
+            )
+        )
+        return inputs.dumps(edge), False
+    return common(rng)
+
+
+def classify(kind: str, answer: str | bytes) -> str:
+    """What a server frame was: ``limited`` (a rate-limit notice), or the kind of answer."""
+    text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else answer
+    if kind == "ping":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return "not JSON"
+        if not isinstance(data, dict):
+            return "not an object"
+        if data.get("type") == "error" and "too many" in str(data.get("error")):
+            return "limited"
+        return str(data.get("type"))
+    if 'data-testid="too-fast"' in text:
+        return "limited"
+    if kind == "lobby":
+        return "lobby"
+    if 'id="table-live"' not in text:
+        return "notice"  # a short answer instead of the table (a spectator's frame, say)
+    return "table error" if 'data-testid="table-error"' in text else "table"
