@@ -24,10 +24,9 @@ from tests.support import (
     ServerLogs,
     artifacts_dir,
     describe_errors,
-    free_port,
+    running_daphne,
     service_env,
     stop_process,
-    wait_for_http,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -134,23 +133,8 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
 @pytest.fixture(scope="session")
 def live_site(django_db_setup: None, celery_worker: subprocess.Popen[bytes]) -> Iterator[str]:
     """A daphne server (HTTP and WebSockets) on the test database; yields its base URL."""
-    port = free_port()
-    log = open(artifacts_dir() / "daphne.log", "wb")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(
-        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=BASE_DIR,
-        env=service_env(),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(url + "/", timeout=60, process=process)
+    with running_daphne("daphne.log", service_env()) as url:
         yield url
-    finally:
-        stop_process(process)
-        log.close()
 
 
 CHROMIUM_ARGS = [

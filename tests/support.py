@@ -3,6 +3,7 @@ group, and reading what the servers logged."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -11,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,3 +166,25 @@ def describe_errors(errors: dict[str, list[str]], when: str) -> str:
             parts.append(f"  {artifacts_dir() / name}:\n{quote(record)}")
     parts.append('If the test provokes it on purpose, mark it @pytest.mark.server_errors_expected("regex").')
     return "\n".join(parts)
+
+
+@contextlib.contextmanager
+def running_daphne(log_name: str, env: dict[str, str]) -> Iterator[str]:
+    """A daphne (HTTP and WebSockets) on a free port with ``env``, logging to the artifacts
+    folder; yields its base URL and stops it after."""
+    port = free_port()
+    with open(artifacts_dir() / log_name, "wb") as log:
+        process = subprocess.Popen(
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_for_http(url + "/", timeout=60, process=process)
+            yield url
+        finally:
+            stop_process(process)

@@ -15,7 +15,10 @@ import pytest
 from django.test import RequestFactory
 from django.views.defaults import server_error
 
-from tests.support import BIN, artifacts_dir, child_env, free_port, stop_process, wait_for_http
+from tests.support import (
+    child_env,
+    running_daphne,
+)
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 # What Django's debug 404 page says, and what it lists: every URL pattern of the site.
@@ -82,23 +85,8 @@ def make_run_daphne(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         timeout=300,
     )
     assert migrate.returncode == 0, migrate.stderr
-    port = free_port()
-    log = open(artifacts_dir() / "make-run-daphne.log", "wb")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(
-        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(url + "/", timeout=60, process=process)
+    with running_daphne("make-run-daphne.log", env) as url:
         yield url
-    finally:
-        stop_process(process)
-        log.close()
 
 
 def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
