@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -376,3 +377,21 @@ def session_cookie(user: Any) -> str:
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return f"sessionid={session.session_key}"
+
+
+def run_suite(
+    module: str, args: list[str], figures: Path, timeout: float
+) -> tuple[dict[str, Any], subprocess.CompletedProcess[str]]:
+    """Runs ``python -m module`` (a suite's command line) in a process of its own, since the
+    suite sets up Django on a database it creates, which a pytest process must not share.
+    Returns the figures it wrote as JSON to ``figures``, and the finished process."""
+    run = subprocess.run(
+        [sys.executable, "-m", module, *args, "--json", str(figures)],
+        cwd=BASE_DIR,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert figures.exists(), run.stdout[-4000:] + run.stderr[-4000:]
+    return json.loads(figures.read_text()), run

@@ -7,43 +7,19 @@ of its own: the harness sets up Django on a database it creates, which this test
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support import child_env
+from tests.stack import run_suite
 
 pytestmark = pytest.mark.services
-BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def test_killing_each_component_loses_and_duplicates_no_move(tmp_path: Path) -> None:
-    figures = tmp_path / "faults.json"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.faults.run",
-            "--kills",
-            "1",
-            "--tables",
-            "3",
-            "--seed",
-            "15",
-            "--json",
-            str(figures),
-        ],
-        cwd=BASE_DIR,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=240,
+    data, run = run_suite(
+        "tests.faults.run", ["--kills", "1", "--tables", "3", "--seed", "15"], tmp_path / "faults.json", 240
     )
-    assert figures.exists(), run.stdout[-4000:] + run.stderr[-4000:]
-    data = json.loads(figures.read_text())
     rows = {row["name"]: row for row in data["rows"]}
     for component in ("daphne", "worker", "redis"):
         assert rows[component]["kills"] == 1

@@ -7,43 +7,19 @@ its own: the harness sets up Django on a database it creates, which this test pr
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support import child_env
+from tests.stack import run_suite
 
 pytestmark = pytest.mark.services
-BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def test_adversarial_frames_and_posts_raise_no_unhandled_exception(tmp_path: Path) -> None:
-    figures = tmp_path / "fuzz.json"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.fuzz.run",
-            "--frames",
-            "300",
-            "--requests",
-            "30",
-            "--seed",
-            "15",
-            "--json",
-            str(figures),
-        ],
-        cwd=BASE_DIR,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
+    data, run = run_suite(
+        "tests.fuzz.run", ["--frames", "300", "--requests", "30", "--seed", "15"], tmp_path / "fuzz.json", 300
     )
-    assert figures.exists(), run.stdout[-4000:] + run.stderr[-4000:]
-    data = json.loads(figures.read_text())
     for name, tally in data["sockets"].items():
         assert tally["counted"] >= 300, name
     for name, tally in data["http"].items():
