@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import GAMES, get_engine
+from games.engine import engine_names, get_engine
 from games.engine.blocks import poker_value
 from games.engine.cards import STANDARD_DECK
 from games.engine.triad import hand_value
@@ -74,7 +74,7 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.seconds:g} s per row\n")
     print("| measurement | per second | actions per second |")
     print("| --- | ---: | ---: |")
-    for game in GAMES:
+    for game in engine_names():
         playouts, actions = rate(lambda seed, game=game: playout(game, seed), args.seconds)
         print(f"| {game}: random playouts (default config) | {playouts:,.1f} | {actions:,.0f} |")
     triad_rate = evaluations(hand_value, TRIAD_DECK, 6, args.seconds)

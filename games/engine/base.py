@@ -8,8 +8,11 @@ frozen dataclasses; ``apply`` returns a new state and never changes the old one.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from games.engine.config import Option
 
 TABLE_SEAT = -1
 """The seat of actions no player takes (a tie-replay hand starting, TR-14, BL-8)."""
@@ -44,8 +47,46 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+@dataclass(frozen=True)
+class Move:
+    """One legal action as a page offers it: its canonical text (what is posted back and
+    stored) and the fields a form needs, so no code outside the engine builds or splits
+    action text."""
+
+    text: str
+    kind: str
+    cards: tuple[str, ...] = ()
+    amount: int | None = None
+    at: tuple[int, ...] = ()
+    """Where on the board, or which of a seat's hands, the action goes."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class View:
+    """What one seat may know of a state (LP-3): each engine's view extends this.
+
+    ``seat`` is ``None`` for a spectator (and in a full view); ``moves`` is empty unless it
+    is this seat's turn.
+    """
+
+    game: str
+    seat: int | None
+    config: Mapping[str, Any]
+    moves: tuple[Move, ...] = ()
+
+    @property
+    def legal(self) -> tuple[str, ...]:
+        """The texts of ``moves``: what a bot or a turn clock chooses from."""
+        return tuple(move.text for move in self.moves)
+
+    def data(self) -> dict[str, Any]:
+        """The view as JSON-ready data (for tests that search it for hidden cards, and files)."""
+        return asdict(self)
+
+
 S = TypeVar("S")
 A = TypeVar("A")
+V = TypeVar("V", bound=View)
 
 
 class Engine(ABC, Generic[S, A]):
@@ -57,6 +98,35 @@ class Engine(ABC, Generic[S, A]):
 
     min_players: int = 1
     max_players: int = 1
+    options: ClassVar[Mapping[str, Option]] = {}
+    """The config keys, their defaults and what each admits (forms are built from these)."""
+
+    def seat_count(self, config: Mapping[str, Any]) -> int:
+        """How many seats a game of this (normalized) ``config`` has."""
+        return int(config.get("players", self.min_players))
+
+    @property
+    def at_tables(self) -> bool:
+        """Played live by several seats (else a solitaire game, played alone)."""
+        return self.max_players > 1
+
+    def bot_action(self, view: Any, seed: int) -> str:
+        """The built-in bot's move (LP-4) from ``view``, that seat's own view; ``ValueError`` if none."""
+        raise ValueError(f"{self.name} has no built-in bot")
+
+    def timeout_action(self, view: Any, seed: int) -> str:
+        """LP-1: the move taken for the seat whose ``view`` this is when its clock runs out."""
+        raise ValueError(f"{self.name} has no turn clock")
+
+    def action_from_fields(self, fields: Mapping[str, object]) -> A:
+        """A page's form fields as an action; by default the ``action`` field is its text.
+
+        Engines whose actions carry a choice a form makes (chips, cards) override this.
+        """
+        text = fields.get("action")
+        if not isinstance(text, str) or not text:
+            raise IllegalAction("no action was named")
+        return self.parse_action(text)
 
     @abstractmethod
     def normalize_config(self, config: dict[str, Any] | None) -> dict[str, Any]:
@@ -85,11 +155,12 @@ class Engine(ABC, Generic[S, A]):
         """Apply a parsed action; raise ``IllegalAction`` if the rules forbid it."""
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know, as JSON-ready data; ``None`` or -1 is a spectator."""
+    def view(self, state: S, seat: int | None) -> View:
+        """What ``seat`` may know, as the engine's own frozen ``View``; ``None`` or -1 is a
+        spectator. Its ``moves`` are the seat's legal actions while it is the seat's turn."""
 
     @abstractmethod
-    def full_view(self, state: S) -> dict[str, Any]:
+    def full_view(self, state: S) -> View:
         """Everything, hidden cards included, in the shape of ``view``.
 
         For replays of finished games (LP-3) and for tests; the site must never send it

@@ -52,8 +52,8 @@ any game; an advanced one adds its points to the totals and the higher total win
 match whatever the target. Either repeats while still equal, so a finished game always
 has a winner.
 
-Views (LP-3). ``view(state, seat)`` holds only what that seat may know;
-``view(state, None)`` is a spectator's. ``full_view(state)`` shows every block, both
+Views (LP-3). ``view(state, seat)`` is a ``BlocksView`` holding only what that seat may
+know; ``view(state, None)`` is a spectator's. ``full_view(state)`` shows every block, both
 supplies and the general supply in order (not the seed); it is for replays of finished
 games (LP-3) and tests, never for a game still being played.
 """
@@ -63,10 +63,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from games.engine import config as cfg
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, check_seed
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
 from games.engine.cards import STANDARD_DECK, check_deck
 from games.engine.poker import HAND_POINTS, poker_name, poker_value
 from games.engine.rng import derive_seed, shuffled
@@ -77,8 +78,17 @@ __all__ = [
     "JOKERS",
     "PLACES",
     "Action",
+    "BlocksBreakdown",
     "BlocksEngine",
+    "BlocksHand",
+    "BlocksHeld",
+    "BlocksOutcome",
+    "BlocksPlace",
+    "BlocksResult",
+    "BlocksShownHand",
     "BlocksState",
+    "BlocksSupply",
+    "BlocksView",
     "GameResult",
     "Keep",
     "Place",
@@ -177,6 +187,21 @@ class TieReplay:
 
 
 Action = Place | Take | PutInHand | Keep | TieReplay
+
+
+def as_move(action: Action) -> Move:
+    """The action as a page offers it: the place it goes to, the hand, or the block kept."""
+    text = str(action)
+    if isinstance(action, Place):
+        return Move(text, "place", at=(action.row, action.index))
+    if isinstance(action, Take):
+        return Move(text, "take", at=(action.row, action.index))
+    if isinstance(action, PutInHand):
+        return Move(text, "hand", at=(action.hand,))
+    if isinstance(action, Keep):
+        return Move(text, "keep", cards=(action.card,))
+    return Move(text, "tie-replay")
+
 
 # ASCII only: ``\d`` would also take Arabic-Indic or fullwidth digits (and ``int()`` reads
 # them), and an action's text must be its canonical form. A few digits suffice for any
@@ -323,8 +348,186 @@ def score_breakdown(hands: Hands, won: int) -> dict[str, Any]:
     return breakdown
 
 
+# --- the view's parts (LP-3) ---------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksPlace:
+    """One place of the pyramid (BL-2) as a viewer knows it."""
+
+    row: int
+    index: int
+    filled: bool
+    face: str | None
+    """The block's face; ``None`` when empty or hidden from this viewer (BL-3: known to its
+    placer only)."""
+    placer: int | None
+    """The seat that placed the block (public); ``None`` when empty."""
+    open: bool
+    """A block may be placed here now (building only)."""
+    takeable: bool
+    """The block here may be taken now (taking only)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksHeld:
+    """The block taken and not yet put into a hand (BL-4, BL-5)."""
+
+    seat: int
+    """The seat that took it."""
+    face: str | None
+    """``None`` unless the viewer may know it: its taker, its placer, or a block turned over."""
+    origin: tuple[int, int] | None
+    """The place it was taken from; ``None`` for a block kept after a Joker."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksSupply:
+    """A personal supply or the general supply: its size, and its blocks in order (next
+    block first) in a full view only."""
+
+    count: int
+    blocks: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksHand:
+    """One of a player's three hands; every block in it is face up (BL-4)."""
+
+    cards: tuple[str, ...]
+    name: str | None
+    """The poker hand's name once it holds five blocks."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksShownHand(BlocksHand):
+    """A hand at a showdown (BL-6): always five blocks, with its ``poker_value``."""
+
+    value: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksBreakdown:
+    """BL-7 for one player's game: each hand's points, the win bonus, the no-pair penalty."""
+
+    hands: tuple[int, ...]
+    bonus: int
+    no_pair_penalty: int
+    total: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksResult:
+    """One showdown (BL-6), as ``GameResult.as_dict`` tells it."""
+
+    game: int
+    first_player: int
+    tie_replay: bool
+    hands: tuple[tuple[BlocksShownHand, ...], ...]
+    """Per seat, its three hands."""
+    pairs: tuple[int | None, ...]
+    """The winning seat of each pair of hands; ``None`` for a drawn pair."""
+    won: tuple[int, int]
+    winner: int | None
+    """``None`` when the game ended equal."""
+    points: tuple[int, int] | None
+    breakdown: tuple[BlocksBreakdown, ...] | None
+    """Per seat (advanced scoring only)."""
+    totals: tuple[int, int] | None
+    """Match totals after this game (advanced only)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksOutcome:
+    """How the game or match ended, as ``BlocksEngine.outcome`` tells it."""
+
+    winner: int | None
+    scoring: str
+    target: int | None
+    """The match target (advanced only)."""
+    scores: tuple[int, ...]
+    """Pairs won in the last game (basic), or the match totals (advanced)."""
+    hands: tuple[tuple[BlocksShownHand, ...], ...]
+    """The last game's hands."""
+    games: tuple[BlocksResult, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlocksView(View):
+    """What one seat may know (LP-3). ``seat`` is ``None`` for a spectator and in a full
+    view (``omniscient``), which shows every face, both supplies and the general supply in
+    order. ``next_block`` is the block the seat to build places next, seen by that seat
+    only (BL-3); ``revealed`` the blocks a Joker turned over (BL-5); ``scores`` the match
+    totals (advanced scoring only)."""
+
+    phase: Phase
+    to_act: int | None
+    game_number: int
+    first_player: int
+    tie_replay: bool
+    pyramid: tuple[BlocksPlace, ...]
+    """Every place, in ``PLACES`` order."""
+    placed: int
+    supplies: tuple[BlocksSupply, ...]
+    general_supply: BlocksSupply
+    next_block: str | None
+    holding: BlocksHeld | None
+    revealed: tuple[str, ...]
+    hands: tuple[tuple[BlocksHand, ...], ...]
+    """Per seat, its three hands."""
+    discards: tuple[str, ...]
+    scores: tuple[int, int] | None
+    results: tuple[BlocksResult, ...]
+    """Every showdown of this match so far."""
+    last_result: BlocksResult | None
+    outcome: BlocksOutcome | None
+    omniscient: bool = False
+
+
+def _hands_view(hands: Hands) -> tuple[BlocksHand, ...]:
+    return tuple(
+        BlocksHand(cards=hand, name=poker_name(hand) if len(hand) == HAND_SIZE else None) for hand in hands
+    )
+
+
+@lru_cache(maxsize=1024)
+def _result_view(result: GameResult) -> BlocksResult:
+    """``result.as_dict()`` typed; a result never changes, so each is built once."""
+    breakdown = None
+    if result.points is not None:
+        breakdown = tuple(
+            BlocksBreakdown(
+                hands=tuple(parts["hands"]),
+                bonus=parts["bonus"],
+                no_pair_penalty=parts["no_pair_penalty"],
+                total=parts["total"],
+            )
+            for parts in (
+                score_breakdown(hands, won) for hands, won in zip(result.hands, result.won, strict=True)
+            )
+        )
+    return BlocksResult(
+        game=result.game,
+        first_player=result.first,
+        tie_replay=result.tie_replay,
+        hands=tuple(
+            tuple(
+                BlocksShownHand(cards=hand, name=poker_name(hand), value=poker_value(hand)) for hand in hands
+            )
+            for hands in result.hands
+        ),
+        pairs=result.pairs,
+        won=result.won,
+        winner=result.winner,
+        points=result.points,
+        breakdown=breakdown,
+        totals=result.totals,
+    )
+
+
 class BlocksEngine(Engine[BlocksState, Action]):
     name = "blocks"
+    options = OPTIONS
     version = 1
     min_players = 2
     max_players = 2
@@ -573,13 +776,22 @@ class BlocksEngine(Engine[BlocksState, Action]):
             return replace(state, phase="over")
         return self._deal(state, state.game + 1, _deal_deck(state.seed, state.game + 1), tie_replay=False)
 
+    def bot_action(self, view: Any, seed: int) -> str:
+        from games.engine.blocks_bot import choose  # the bot imports this module
+
+        return choose(view, seed)
+
+    def timeout_action(self, view: Any, seed: int) -> str:
+        """LP-1: a seat out of time plays the move the built-in bot would play."""
+        return self.bot_action(view, seed)
+
     def outcome(self, state: BlocksState) -> dict[str, Any] | None:
         if state.phase != "over":
             return None
         last = state.results[-1]
         if state.scoring == "advanced":
             scores = list(state.totals)
-            winner = 0 if scores[0] > scores[1] else 1
+            winner: int | None = 0 if scores[0] > scores[1] else 1
         else:
             scores = list(last.won)
             winner = last.winner
@@ -594,79 +806,92 @@ class BlocksEngine(Engine[BlocksState, Action]):
 
     # --- views (LP-3) ------------------------------------------------------------------
 
-    def view(self, state: BlocksState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: BlocksState, seat: int | None) -> BlocksView:
         if seat == TABLE_SEAT:
             seat = None
         if seat is not None and (type(seat) is not int or seat not in (0, 1)):
             raise ValueError(f"seat must be 0, 1, None or {TABLE_SEAT} (spectator), got {seat!r}")
         return self._render(state, seat)
 
-    def full_view(self, state: BlocksState) -> dict[str, Any]:
+    def full_view(self, state: BlocksState) -> BlocksView:
         """Every block face and both supplies in order: for replays of finished games only."""
         return self._render(state, "all")
 
-    def _render(self, state: BlocksState, viewer: Viewer) -> dict[str, Any]:
+    def _render(self, state: BlocksState, viewer: Viewer) -> BlocksView:
         def sees(placer: int | None) -> bool:
             return viewer == "all" or placer is None or placer == viewer
 
+        everything = viewer == "all"
         to_act = self.current_player(state)
-        pyramid = []
-        for pid, (row, index) in enumerate(PLACES):
-            block = state.pyramid[pid]
-            pyramid.append(
-                {
-                    "row": row,
-                    "index": index,
-                    "filled": block is not None,
-                    "face": block[0] if block is not None and sees(block[1]) else None,
-                    "placer": None if block is None else block[1],
-                    "open": state.phase == "build" and _is_open(state.pyramid, pid),
-                    "takeable": state.phase == "take" and _is_takeable(state.pyramid, pid),
-                }
+        pyramid = tuple(
+            BlocksPlace(
+                row=row,
+                index=index,
+                filled=block is not None,
+                face=block[0] if block is not None and sees(block[1]) else None,
+                placer=None if block is None else block[1],
+                open=state.phase == "build" and _is_open(state.pyramid, pid),
+                takeable=state.phase == "take" and _is_takeable(state.pyramid, pid),
             )
+            for pid, ((row, index), block) in enumerate(zip(PLACES, state.pyramid, strict=True))
+        )
         holding = None
         if state.holding is not None:
             held = state.holding
-            holding = {
-                "seat": state.to_act,
-                "face": held.face if sees(held.placer) or viewer == state.to_act else None,
-                "from": None if held.origin is None else list(held.origin),
-            }
+            holding = BlocksHeld(
+                seat=state.to_act,
+                face=held.face if sees(held.placer) or viewer == state.to_act else None,
+                origin=held.origin,
+            )
         next_block = None
         if state.phase == "build" and viewer in ("all", state.to_act):
             next_block = state.supplies[state.to_act][0]
-        supplies: list[dict[str, Any]] = [{"count": len(supply)} for supply in state.supplies]
-        general: dict[str, Any] = {"count": len(state.general)}
-        if viewer == "all":
-            for entry, supply in zip(supplies, state.supplies, strict=True):
-                entry["blocks"] = list(supply)
-            general["blocks"] = list(state.general)
-        legal = [str(a) for a in self.legal_actions(state)] if viewer == "all" or viewer == to_act else []
-        outcome = self.outcome(state)
-        return {
-            "game": self.name,
-            "seat": viewer,
-            "config": {"scoring": state.scoring, "target": state.target},
-            "phase": state.phase,
-            "to_act": to_act,
-            "game_number": state.game,
-            "first_player": state.first,
-            "tie_replay": state.tie_replay,
-            "pyramid": pyramid,
-            "placed": state.placed,
-            "supplies": supplies,
-            "general_supply": general,
-            "next_block": next_block,
-            "holding": holding,
-            "revealed": list(state.revealed),
-            "hands": [_hands_json(hands) for hands in state.hands],
-            "discards": list(state.discards),
-            "scores": list(state.totals) if state.scoring == "advanced" else None,
-            "results": [result.as_dict() for result in state.results],
-            "last_result": state.results[-1].as_dict() if state.results else None,
-            "legal": legal,
-            "outcome": outcome,
-        }
+        moves = tuple(as_move(a) for a in self.legal_actions(state)) if everything or viewer == to_act else ()
+        results = tuple(_result_view(result) for result in state.results)
+        return BlocksView(
+            game=self.name,
+            seat=None if viewer == "all" else viewer,
+            config={"scoring": state.scoring, "target": state.target},
+            moves=moves,
+            phase=state.phase,
+            to_act=to_act,
+            game_number=state.game,
+            first_player=state.first,
+            tie_replay=state.tie_replay,
+            pyramid=pyramid,
+            placed=state.placed,
+            supplies=tuple(
+                BlocksSupply(count=len(supply), blocks=supply if everything else None)
+                for supply in state.supplies
+            ),
+            general_supply=BlocksSupply(
+                count=len(state.general), blocks=state.general if everything else None
+            ),
+            next_block=next_block,
+            holding=holding,
+            revealed=state.revealed,
+            hands=tuple(_hands_view(hands) for hands in state.hands),
+            discards=state.discards,
+            scores=state.totals if state.scoring == "advanced" else None,
+            results=results,
+            last_result=results[-1] if results else None,
+            outcome=self._outcome_view(state, results),
+            omniscient=everything,
+        )
+
+    def _outcome_view(self, state: BlocksState, results: tuple[BlocksResult, ...]) -> BlocksOutcome | None:
+        """``outcome(state)`` typed, its showdowns the view's own."""
+        data = self.outcome(state)
+        if data is None:
+            return None
+        return BlocksOutcome(
+            winner=data["winner"],
+            scoring=data["scoring"],
+            target=data["target"],
+            scores=tuple(data["scores"]),
+            hands=results[-1].hands,
+            games=results,
+        )
 
 
 ENGINE = BlocksEngine()

@@ -1,6 +1,6 @@
 """The built-in Pyramid Poker bot (LP-4): ``choose(view, seed)`` from one seat's view alone.
 
-It never sees a state, only ``BlocksEngine.view(state, seat)``, so it treats every block
+It never sees a state, only ``BlocksEngine.view(state, seat)`` (a ``BlocksView``), so it treats every block
 it has not seen (not face up, not placed by itself) as equally likely to be any of the
 faces still unaccounted for.
 
@@ -29,9 +29,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from typing import Any
 
-from games.engine.blocks import BLOCKS, JOKER_REVEAL, JOKERS
+from games.engine.base import Move
+from games.engine.blocks import BLOCKS, JOKER_REVEAL, JOKERS, BlocksView
 from games.engine.poker import HAND_NAMES, HAND_POINTS, poker_category, poker_value
 from games.engine.rng import SeededRNG
 
@@ -111,33 +111,32 @@ def _fits_straight(ranks: list[int]) -> bool:
 class _Knowledge:
     """What one view tells the bot about its own hands and the blocks still unseen."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        me = view["seat"]
-        self.hands: list[list[str]] = [list(hand["cards"]) for hand in view["hands"][me]]
+    def __init__(self, view: BlocksView, me: int) -> None:
+        self.hands: list[list[str]] = [list(hand.cards) for hand in view.hands[me]]
         seen: set[str] = set()
-        for seat_hands in view["hands"]:
+        for seat_hands in view.hands:
             for hand in seat_hands:
-                seen.update(hand["cards"])
-        seen.update(view["discards"])
-        seen.update(view["revealed"])
+                seen.update(hand.cards)
+        seen.update(view.discards)
+        seen.update(view.revealed)
         self.mine: dict[tuple[int, int], str] = {}
-        for place in view["pyramid"]:
-            if place["face"] is not None:
-                seen.add(place["face"])
-                self.mine[place["row"], place["index"]] = place["face"]
-        holding = view["holding"]
-        if holding is not None and holding["face"] is not None:
-            seen.add(holding["face"])
-        if view["next_block"] is not None:
-            seen.add(view["next_block"])
+        for place in view.pyramid:
+            if place.face is not None:
+                seen.add(place.face)
+                self.mine[place.row, place.index] = place.face
+        holding = view.holding
+        if holding is not None and holding.face is not None:
+            seen.add(holding.face)
+        if view.next_block is not None:
+            seen.add(view.next_block)
         self.pool: list[str] = [block for block in BLOCKS if block not in seen]
         self.unseen: Counter[str] = Counter()
         for card in [*self.pool, *self.mine.values()]:
             if card not in JOKERS:
                 self.unseen[card[0]] += 1
                 self.unseen[card[1]] += 1
-        self.theirs: list[list[str]] = [list(hand["cards"]) for hand in view["hands"][1 - me]]
-        self.advanced = view["config"]["scoring"] == "advanced"
+        self.theirs: list[list[str]] = [list(hand.cards) for hand in view.hands[1 - me]]
+        self.advanced = view.config["scoring"] == "advanced"
         self._their_worth = [hand_estimate(hand, self.unseen) for hand in self.theirs]
         self._chances = [self._chance(k, hand) for k, hand in enumerate(self.hands)]
         self._worths = [hand_estimate(hand, self.unseen) for hand in self.hands]
@@ -220,9 +219,9 @@ def _pick(scored: Iterable[tuple[float, str]], seed: int) -> str:
     return top[SeededRNG(seed).below(len(top))]
 
 
-def _place_of(action: str) -> tuple[int, int]:
-    row, index = action.split()[1].split(",")
-    return int(row), int(index)
+def _place_of(move: Move) -> tuple[int, int]:
+    row, index = move.at
+    return row, index
 
 
 def _card_quality(card: str, seat: _Knowledge) -> float:
@@ -235,26 +234,35 @@ def _card_quality(card: str, seat: _Knowledge) -> float:
     return rank / 12 * 0.5 + 0.3 * min(same_rank, 2) + 0.03 * same_suit
 
 
-def choose(view: dict[str, Any], seed: int) -> str:
-    """The bot's action text for the seat whose view this is; one of ``view["legal"]``."""
-    legal: list[str] = view["legal"]
-    if not legal:
+def choose(view: BlocksView, seed: int) -> str:
+    """The bot's action text for the seat whose view this is; one of ``view.legal``."""
+    moves = view.moves
+    if not moves:
         raise ValueError("the bot was asked to act, but this view has no legal action")
-    if len(legal) == 1:
-        return legal[0]
-    seat = _Knowledge(view)
-    phase = view["phase"]
+    if len(moves) == 1:
+        return moves[0].text
+    if view.seat is None:
+        raise ValueError("the bot plays from one seat's view, not a spectator's or a full view")
+    seat = _Knowledge(view, view.seat)
+    phase = view.phase
     if phase == "build":
-        quality = _card_quality(view["next_block"], seat) - WANTED_QUALITY
-        return _pick(((quality * _place_of(a)[0], a) for a in legal), seed)
+        if view.next_block is None:
+            raise ValueError("the bot was asked to build, but its view shows no next block")
+        quality = _card_quality(view.next_block, seat) - WANTED_QUALITY
+        return _pick(((quality * _place_of(m)[0], m.text) for m in moves), seed)
     if phase == "take":
         unknown = seat.unknown_gain()
         return _pick(
-            ((seat.gain(seat.mine[p]) if (p := _place_of(a)) in seat.mine else unknown, a) for a in legal),
+            (
+                (seat.gain(seat.mine[p]) if (p := _place_of(m)) in seat.mine else unknown, m.text)
+                for m in moves
+            ),
             seed,
         )
     if phase == "hand":
-        card = view["holding"]["face"]
-        return _pick(((g, f"hand {k + 1}") for g, k in seat.placements(card)), seed)
+        if view.holding is None or view.holding.face is None:
+            raise ValueError("the bot was asked to choose a hand, but its view shows no block held")
+        into = {move.at[0] - 1: move.text for move in moves}
+        return _pick(((g, into[k]) for g, k in seat.placements(view.holding.face)), seed)
     # phase == "joker": keep the turned-over block that adds the most.
-    return _pick(((seat.gain(a.split()[1]), a) for a in legal), seed)
+    return _pick(((seat.gain(m.cards[0]), m.text) for m in moves), seed)

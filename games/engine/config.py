@@ -9,38 +9,58 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Option:
-    """One config key: its default and a check that returns an error text or ``None``."""
+    """One config key: its default and a check that returns an error text or ``None``.
+
+    The checks below also say what they admit (``Boolean``, ``Integer``, ``OneOf``), so a
+    form for the option can be built with the engine's own bounds.
+    """
 
     default: Any
     check: Callable[[Any], str | None]
 
 
-def boolean(value: Any) -> str | None:
-    return None if isinstance(value, bool) else "must be true or false"
+@dataclass(frozen=True)
+class Boolean:
+    def __call__(self, value: Any) -> str | None:
+        return None if isinstance(value, bool) else "must be true or false"
 
 
-def integer(low: int, high: int | None = None, *, allow_none: bool = False) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        if value is None and allow_none:
+@dataclass(frozen=True)
+class Integer:
+    low: int
+    high: int | None = None
+    allow_none: bool = False
+
+    def __call__(self, value: Any) -> str | None:
+        if value is None and self.allow_none:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            return "must be an integer" + (" or null" if allow_none else "")
-        if value < low or (high is not None and value > high):
-            return f"must be between {low} and {high}" if high is not None else f"must be at least {low}"
+            return "must be an integer" + (" or null" if self.allow_none else "")
+        if value < self.low or (self.high is not None and value > self.high):
+            if self.high is None:
+                return f"must be at least {self.low}"
+            return f"must be between {self.low} and {self.high}"
         return None
 
-    return check
+
+@dataclass(frozen=True)
+class OneOf:
+    choices: tuple[Any, ...]
+
+    def __call__(self, value: Any) -> str | None:
+        admitted = value in self.choices and type(value) in {type(c) for c in self.choices}
+        return None if admitted else f"must be one of {list(self.choices)}"
 
 
-def one_of(*choices: Any) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return (
-            None
-            if value in choices and type(value) in {type(c) for c in choices}
-            else f"must be one of {list(choices)}"
-        )
+boolean = Boolean()
 
-    return check
+
+def integer(low: int, high: int | None = None, *, allow_none: bool = False) -> Integer:
+    return Integer(low, high, allow_none)
+
+
+def one_of(*choices: Any) -> OneOf:
+    return OneOf(choices)
 
 
 def resolve(game: str, config: Mapping[str, Any] | None, options: Mapping[str, Option]) -> dict[str, Any]:

@@ -60,7 +60,8 @@ def _treys_rank(cards: Sequence[str]) -> int:
         ints = [_TREYS_CARD[card] for card in cards]
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a standard card text such as 'Ah' or 'Td': {exc.args[0]!r}") from exc
-    return _EVALUATOR.evaluate(ints, [])
+    rank: int = _EVALUATOR.evaluate(ints, [])
+    return rank
 
 
 def poker_value(cards: Sequence[str]) -> int:
@@ -71,7 +72,8 @@ def poker_value(cards: Sequence[str]) -> int:
 def poker_category(cards: Sequence[str]) -> int:
     """The hand's position in ``HAND_NAMES`` (0 = No Pair ... 9 = Royal Flush)."""
     # treys numbers its classes from 0 (Royal Flush) to 9 (High Card).
-    return 9 - _EVALUATOR.get_rank_class(_treys_rank(cards))
+    rank_class: int = _EVALUATOR.get_rank_class(_treys_rank(cards))
+    return 9 - rank_class
 
 
 def poker_name(cards: Sequence[str]) -> str:

@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from games.engine import rng
-from games.engine.base import IllegalAction
+from games.engine.base import IllegalAction, Move
 from games.engine.cards import rank_value
 from games.engine.config import Option, boolean, integer, one_of, resolve
 from games.engine.solitaire_common import (
@@ -31,6 +31,8 @@ from games.engine.solitaire_common import (
     Draw,
     Resign,
     SolitaireEngine,
+    SolitaireOutcome,
+    SolitaireView,
     add_score,
     and_list,
     card_order,
@@ -162,6 +164,9 @@ class Redeal:
     def __str__(self) -> str:
         return "redeal"
 
+    def move(self) -> Move:
+        return Move(str(self), "redeal")
+
 
 @dataclass(frozen=True)
 class Remove:
@@ -181,8 +186,63 @@ class Remove:
     def __str__(self) -> str:
         return "+".join(self.cards)
 
+    def move(self) -> Move:
+        """A ``remove`` whose ``cards`` are the pair (lowest value first) or the King."""
+        return Move(str(self), "remove", cards=self.cards)
+
 
 PyramidAction = Remove | Draw | Redeal | Resign
+
+
+@dataclass(frozen=True, kw_only=True)
+class PyramidSlot:
+    """One tableau place (PY-1): its row and index in the row, its card (``None`` once
+    removed), and whether no card in play covers it."""
+
+    row: int
+    index: int
+    card: str | None
+    exposed: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class PyramidOutcome(SolitaireOutcome):
+    """``engine.outcome(state)`` as a view part. ``reason`` is ``cleared``,
+    ``board_cleared``, ``resigned``, ``idle_pass`` or ``no_moves``; ``par`` is set with
+    ``scoring=par`` (PY-8)."""
+
+    scoring: str
+    points: int
+    par: int | None
+    tableau_left: int
+    tableau_cleared: bool
+    cleared_pass: int | None
+    passes: int
+    redeals_used: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PyramidView(SolitaireView):
+    """What the player sees (LP-3): every card but the stock below its top. ``tableau`` is
+    row by row from the apex; ``available`` the cards that may be used now (PY-2, PY-3,
+    PY-6), none once the game is over; ``pass_number`` counts from 1; ``redeals_left`` is
+    ``None`` with unlimited redeals; ``score`` is the par score with ``scoring=par``, else
+    ``points``. In a full view, ``stock`` and ``seed`` are set too."""
+
+    tableau: tuple[tuple[PyramidSlot, ...], ...]
+    reserve: tuple[str | None, ...]
+    stock_top: str | None
+    waste_top_available: bool
+    removed: tuple[str, ...]
+    """In the order they were removed."""
+    available: tuple[str, ...]
+    pass_number: int
+    redeals_used: int
+    redeals_left: int | None
+    points: int
+    par: int | None
+    outcome: PyramidOutcome | None
+    seed: int | None = None
 
 
 def exposed(state: PyramidState) -> list[tuple[int, str]]:
@@ -266,8 +326,9 @@ def _settled(state: PyramidState) -> PyramidState:
     return replace(state, status=LOST)
 
 
-class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction]):
+class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
     name = "pyramid"
+    options = OPTIONS
     version = 1
     action_types: ClassVar[tuple[type, ...]] = (Remove, Draw, Redeal, Resign)
 
@@ -452,49 +513,48 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction]):
             return None
         return f"{card} is covered by {and_list(covering)}"
 
-    def _view(self, state: PyramidState, *, reveal: bool) -> dict[str, Any]:
+    def _view(self, state: PyramidState, *, seat: int | None, reveal: bool) -> PyramidView:
         geometry = state.geometry
         exposed = set(exposed_positions(state))
-        tableau = [
-            [
-                {
-                    "row": r,
-                    "index": geometry.positions[k][1],
-                    "card": state.tableau[k],
-                    "exposed": k in exposed,
-                }
+        tableau = tuple(
+            tuple(
+                PyramidSlot(
+                    row=r, index=geometry.positions[k][1], card=state.tableau[k], exposed=k in exposed
+                )
                 for k in geometry.row_slots[r]
-            ]
+            )
             for r in range(geometry.rows)
-        ]
+        )
         waste_top = state.waste[-1] if state.waste else None
-        hidden = {"stock": list(state.stock), "seed": state.seed} if reveal else {}
-        return {
-            **hidden,
-            "game": self.name,
-            "config": state.config.as_dict(),
-            "tableau": tableau,
-            "reserve": list(state.reserve),
-            "stock_count": len(state.stock),
-            "stock_top": state.stock[0] if state.stock else None,
-            "waste": list(state.waste),
-            "waste_top": waste_top,
-            "waste_top_available": waste_top is not None and not state.config.waste_off_limits,
-            "removed": list(state.removed),
-            "available": available_cards(state) if state.status == PLAYING else [],
-            "pass": state.pass_number,
-            "redeals_used": state.redeals_used,
-            "redeals_left": state.redeals_left,
-            "score": self._score(state),
-            "points": state.points,
-            "par": par_score(state) if state.config.scoring == "par" else None,
-            "cards_left": cards_left(state),
-            "moves": state.moves,
-            "legal": [str(action) for action in self.legal_actions(state)],
-            "status": state.status,
-            "over": state.status != PLAYING,
-            "outcome": self.outcome(state),
-        }
+        outcome = self.outcome(state)
+        return PyramidView(
+            game=self.name,
+            seat=seat,
+            config=state.config.as_dict(),
+            moves=self.offered(state, seat),
+            tableau=tableau,
+            reserve=state.reserve,
+            stock_count=len(state.stock),
+            stock_top=state.stock[0] if state.stock else None,
+            waste=state.waste,
+            waste_top=waste_top,
+            waste_top_available=waste_top is not None and not state.config.waste_off_limits,
+            removed=state.removed,
+            available=tuple(available_cards(state)) if state.status == PLAYING else (),
+            pass_number=state.pass_number,
+            redeals_used=state.redeals_used,
+            redeals_left=state.redeals_left,
+            score=self._score(state),
+            points=state.points,
+            par=par_score(state) if state.config.scoring == "par" else None,
+            cards_left=cards_left(state),
+            move_count=state.moves,
+            status=state.status,
+            over=state.status != PLAYING,
+            outcome=None if outcome is None else PyramidOutcome(**outcome),
+            stock=state.stock if reveal else None,
+            seed=state.seed if reveal else None,
+        )
 
     def _score(self, state: PyramidState) -> int:
         return par_score(state) if state.config.scoring == "par" else state.points

@@ -1,7 +1,8 @@
 """What the two solitaire engines (Pyramid and Tri-Peaks) share.
 
 Both are one-seat games on a standard deck: the deal, card text parsing, the game's
-status, the ``draw`` and ``resign`` actions, and the seat check of ``view``.
+status, the ``draw`` and ``resign`` actions, the seat check of ``view``, and the parts
+every solitaire view has (``SolitaireView``, ``SolitaireOutcome``).
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import re
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from games.engine import rng
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, check_seed
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
 from games.engine.cards import STANDARD_DECK, SUITS, check_deck, rank_value
 
 PLAYING = "playing"
@@ -67,6 +68,9 @@ class Draw:
     def __str__(self) -> str:
         return "draw"
 
+    def move(self) -> Move:
+        return Move(str(self), "draw")
+
 
 @dataclass(frozen=True)
 class Resign:
@@ -75,6 +79,47 @@ class Resign:
     def __str__(self) -> str:
         return "resign"
 
+    def move(self) -> Move:
+        return Move(str(self), "resign")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolitaireOutcome:
+    """How a solitaire game ended; ``engine.outcome(state)`` is this as a dict (what a game
+    record stores). ``reason`` says why: ``cleared``, ``no_moves``, ``resigned``, ...;
+    ``moves`` is the number of moves made."""
+
+    won: bool
+    status: str
+    reason: str
+    score: int
+    cards_left: int
+    moves: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolitaireView(View):
+    """What every solitaire view shows (LP-3): the player's, a spectator's and the full one
+    share this shape. ``stock`` (top card first) is ``None`` except in a full view.
+    ``moves`` lists the legal moves in the player's own view (seat 0) only."""
+
+    stock_count: int
+    waste: tuple[str, ...]
+    """Top card last."""
+    waste_top: str | None
+    score: int
+    cards_left: int
+    move_count: int
+    """The moves made so far."""
+    status: str
+    over: bool
+    outcome: SolitaireOutcome | None
+    stock: tuple[str, ...] | None = None
+
+
+class SolitaireAction(Protocol):
+    def move(self) -> Move: ...
+
 
 class SolitaireState(Protocol):
     @property
@@ -82,11 +127,13 @@ class SolitaireState(Protocol):
 
 
 S = TypeVar("S", bound=SolitaireState)
-A = TypeVar("A")
+A = TypeVar("A", bound=SolitaireAction)
+V = TypeVar("V", bound=SolitaireView)
 
 
-class SolitaireEngine(Engine[S, A]):
-    """A one-seat game: seat 0 acts while the game runs; spectators see what seat 0 sees."""
+class SolitaireEngine(Engine[S, A], Generic[S, A, V]):
+    """A one-seat game: seat 0 acts while the game runs; spectators see what seat 0 sees,
+    but for the moves, which only the player's own view lists."""
 
     action_types: ClassVar[tuple[type, ...]]
 
@@ -94,7 +141,8 @@ class SolitaireEngine(Engine[S, A]):
         return 0 if state.status == PLAYING else None
 
     def _apply(self, state: S, action: A) -> S:
-        if not isinstance(action, self.action_types):
+        known = isinstance(action, self.action_types)  # a flag: narrowing would lose ``A``
+        if not known:
             raise IllegalAction(f"{action!r} is not a {self.name} action")
         if state.status != PLAYING:
             raise IllegalAction(f"the game is over ({state.status})")
@@ -104,15 +152,22 @@ class SolitaireEngine(Engine[S, A]):
     def _play(self, state: S, action: A) -> S:
         """Apply an action of this game to a running game."""
 
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> V:
         if seat not in (None, TABLE_SEAT, 0):
             raise ValueError(f"{self.name} has one seat, 0; got seat {seat!r}")
-        return self._view(state, reveal=False)
+        return self._view(state, seat=0 if seat == 0 else None, reveal=False)
 
-    def full_view(self, state: S) -> dict[str, Any]:
-        return self._view(state, reveal=True)
+    def full_view(self, state: S) -> V:
+        return self._view(state, seat=None, reveal=True)
+
+    def offered(self, state: S, seat: int | None) -> tuple[Move, ...]:
+        """The legal moves as ``seat`` is offered them: all of them for the player, seat 0;
+        none for a spectator or a full view (``seat`` ``None``)."""
+        if seat != 0:
+            return ()
+        return tuple(action.move() for action in self.legal_actions(state))
 
     @abstractmethod
-    def _view(self, state: S, *, reveal: bool) -> dict[str, Any]:
-        """The public view, the same for the player and for spectators (LP-3); with
-        ``reveal``, also every unseen card (for replays of finished games)."""
+    def _view(self, state: S, *, seat: int | None, reveal: bool) -> V:
+        """The public view, the same for the player and for spectators but for ``moves``
+        (LP-3); with ``reveal``, also every unseen card (for replays of finished games)."""

@@ -14,18 +14,39 @@ shuffled deck (its draws come from the same deck); every later deal uses the see
 
 Hidden information (LP-3): ``view(state, seat)`` shows a seat its own cards, the cards
 shown at the showdown and, with ``face_up``, every hand. ``full_view(state)`` shows
-everything but the seed (every hand, folded hands, the deck order); it is meant for
-replays of finished games only.
+everything but the seed (every hand, folded hands, the deck order and the discard pile);
+it is meant for replays of finished games only. Both are a ``TriadView``, a frozen value
+of frozen parts and tuples (only ``config`` is a mapping), like Tauron Hold-Em's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, check_seed
+from games.engine import betting
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
+from games.engine.betting import (
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    HAND,
+    OVER,
+    PLACE_TIE,
+    RAISE,
+    SHOW,
+    SHOWDOWN,
+    TIE_REPLAY,
+    WAGERS,
+    MatchOutcome,
+    TableRules,
+    bump,
+    live,
+    put,
+)
 from games.engine.cards import check_deck
 from games.engine.config import Option, boolean, integer, one_of, resolve
 from games.engine.rng import derive_seed, shuffled
@@ -38,7 +59,20 @@ from games.engine.triad_hands import (
     sort_cards,
 )
 
-__all__ = ["DECK", "ENGINE", "TriadAction", "TriadEngine", "TriadState", "hand_name", "hand_value"]
+__all__ = [
+    "DECK",
+    "ENGINE",
+    "MatchOutcome",
+    "TriadAction",
+    "TriadEngine",
+    "TriadResult",
+    "TriadSeat",
+    "TriadShownHand",
+    "TriadState",
+    "TriadView",
+    "hand_name",
+    "hand_value",
+]
 
 OPTIONS = {
     "players": Option(2, integer(2, 6)),
@@ -54,42 +88,24 @@ OPTIONS = {
     "hands": Option(12, integer(1, 1000)),
 }
 
-BET, DRAW, SHOWDOWN = "bet", "draw", "showdown"
-TIE_REPLAY, PLACE_TIE, OVER = "tie-replay", "place-tie", "over"
-"""Phases. The first three are seat rounds; at the next two the table deals a tie-replay hand."""
-HAND = "hand"
-"""A regular hand's kind; a deal is a ``HAND``, a ``TIE_REPLAY`` (held pot) or a ``PLACE_TIE``."""
+DRAW = "draw"
+"""Phases: ``BET``, ``DRAW`` and ``SHOWDOWN`` are seat rounds; at ``TIE_REPLAY`` and
+``PLACE_TIE`` the table deals a tie-replay hand; then ``OVER``. A deal is a ``HAND``, a
+``TIE_REPLAY`` (held pot) or a ``PLACE_TIE`` (all from ``betting``)."""
 
-CHECK, CALL, RAISE, FOLD, DISCARD, SHOW = "check", "call", "raise", "fold", "discard", "show"
+DISCARD = "discard"
 _KINDS = (CHECK, CALL, BET, RAISE, FOLD, DISCARD, SHOW, TIE_REPLAY)
-_MAX_CHIP_DIGITS = 9
-"""No stack comes near a billion chips; longer texts would only reach ``int()``'s own
-4,300-digit limit, which raises a plain ``ValueError``."""
-
-
-def _chip_count(text: str) -> int | None:
-    """``text`` as a number of chips, or ``None``. ASCII digits only: ``str.isdigit`` also
-    accepts '³' (which ``int()`` refuses) and Arabic-Indic or fullwidth digits (which it
-    reads), and an action's text must be its canonical form (TR-8's 'bet N')."""
-    if not (text.isascii() and text.isdigit()) or len(text) > _MAX_CHIP_DIGITS:
-        return None
-    return int(text)
+_TIMEOUT_PREFERENCE = (CHECK, f"{DISCARD} -", SHOW, FOLD)
 
 
 @dataclass(frozen=True)
-class Rules:
-    """A normalized config."""
+class Rules(TableRules):
+    """A normalized config: the betting options of every table game, and Triad's own."""
 
-    players: int
     cards: int
     no_discard: bool
     discard_twice: bool
     face_up: bool
-    ante: int
-    stack: int
-    max_bet: int | None
-    max_raises: int
-    hands: int
 
     @property
     def max_discard(self) -> int:
@@ -118,6 +134,111 @@ class TriadAction:
         if self.kind == DISCARD:
             return f"{DISCARD} {' '.join(self.cards) or '-'}"
         return self.kind
+
+    def move(self) -> Move:
+        """The action as a page offers it: bets carry their chips, a discard its cards."""
+        amount = self.amount if self.kind in (BET, RAISE) else None
+        return Move(str(self), self.kind, cards=self.cards, amount=amount)
+
+
+# ---- the view's parts ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriadShownHand:
+    """A hand shown at the showdown: its cards and its best pyramid (TR-10..TR-13)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    name: str
+    pyramid: tuple[str, ...]
+    kickers: tuple[str, ...]
+    """The cards left out of the pyramid, best first (TR-13)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriadResult:
+    """How the last finished deal ended, kept for display until the next deal ends."""
+
+    hand: int
+    deal: str
+    pot: int
+    winners: tuple[int, ...]
+    tie: bool
+    """More than one winner: a tie that a tie-replay hand settles (TR-14)."""
+    unseen: bool
+    """Won because every other player folded (TR-8); the winner showed nothing."""
+    folded: tuple[int, ...]
+    shown: tuple[TriadShownHand, ...]
+    """In deal order (TR-7); a folded hand is never among them."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriadSeat:
+    seat: int
+    chips: int
+    bet: int
+    """Chips put in during this betting round."""
+    in_deal: bool
+    folded: bool
+    out: bool
+    """No chips and not dealt in: out of the match."""
+    card_count: int
+    cards: tuple[str, ...] | None
+    """``None`` unless visible to the viewer: its own, shown, or ``face_up`` (LP-3)."""
+    shown: bool
+    hand_name: str | None
+    """The best pyramid of the visible cards."""
+    discarded: tuple[int, ...]
+    """How many cards it discarded in each draw of this deal (announced, so public)."""
+    mucked: tuple[str, ...] | None = None
+    """A folded hand, in a full view only."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriadView(View):
+    """What one seat may know (LP-3).
+
+    ``hand`` (1-based) of ``hands``; ``deal`` is ``hand``, ``tie-replay`` or ``place-tie``;
+    ``phase`` is ``bet``, ``draw``, ``showdown``, ``tie-replay`` / ``place-tie`` (the table
+    is to deal one) or ``over``; ``rounds`` are the deal's rounds and ``round`` the index of
+    this one; ``draws_left`` the draws after this round; ``to_call``, ``min_bet`` and
+    ``max_bet`` are for the seat to act in a betting round (``min_bet``/``max_bet`` ``None``
+    when no bet or raise is possible); ``cards`` is the viewer's own hand; ``places`` the
+    seats grouped by place at the end of the match (TR-15). ``omniscient``, ``deck`` and
+    ``discard_pile`` are set in a full view only."""
+
+    hand: int
+    hands: int
+    deal: str
+    phase: str
+    rounds: tuple[str, ...]
+    round: int
+    draws_left: int
+    dealer: int
+    to_act: int | None
+    pot: int
+    held_pot: int
+    deck_count: int
+    discard_count: int
+    raises: int
+    max_raises: int
+    max_discard: int
+    to_call: int | None
+    min_bet: int | None
+    max_bet: int | None
+    seats: tuple[TriadSeat, ...]
+    cards: tuple[str, ...] | None
+    tied: tuple[int, ...]
+    places: tuple[tuple[int, ...], ...]
+    last_result: TriadResult | None
+    outcome: MatchOutcome | None
+    omniscient: bool = False
+    deck: tuple[str, ...] | None = None
+    discard_pile: tuple[str, ...] | None = None
+
+
+# ---- the state -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -176,14 +297,6 @@ class TriadState:
     last: HandResult | None
 
 
-def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return tuple(value + delta if i == seat else value for i, value in enumerate(values))
-
-
-def _put(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
-    return tuple(value if i == seat else old for i, old in enumerate(values))
-
-
 def _remove(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...] | None:
     """``hand`` less the multiset ``cards``, or ``None`` if it does not hold them all."""
     rest = list(hand)
@@ -194,13 +307,9 @@ def _remove(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...] | None
     return tuple(rest)
 
 
-def _seat_list(seats: Sequence[int]) -> str:
-    names = [f"seat {seat}" for seat in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 class TriadEngine(Engine[TriadState, TriadAction]):
     name = "triad"
+    options = OPTIONS
     version = 1
     min_players = 2
     max_players = 6
@@ -211,9 +320,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         resolved = resolve(self.name, config, OPTIONS)
         if resolved["no_discard"] and resolved["discard_twice"]:
             raise ValueError("triad config options 'no_discard' and 'discard_twice' cannot both be true")
-        if resolved["ante"] > resolved["stack"]:
-            raise ValueError(f"triad config option 'ante' ({resolved['ante']}) may not exceed 'stack'")
-        return resolved
+        return betting.check_ante(self.name, resolved)
 
     def initial_state(
         self, config: dict[str, Any] | None = None, seed: int = 0, deck: Sequence[str] | None = None
@@ -267,16 +374,8 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         """A fresh deal to ``seats``: one card at a time from the top, left of the dealer first (TR-5)."""
         rules, n = state.rules, state.rules.players
         cards = fixed if fixed is not None else tuple(shuffled(DECK, derive_seed(state.seed, *label)))
-        order = tuple(seat for step in range(1, n + 1) if (seat := (state.dealer + step) % n) in seats)
-        hands: list[tuple[str, ...]] = [()] * n
-        for index, seat in enumerate(order):
-            hands[seat] = cards[index : rules.cards * len(order) : len(order)]
-        chips, pot = state.chips, 0
-        if kind == HAND:
-            # TR-4: everyone antes; a short stack lowers the ante for all, since there are no all-ins.
-            ante = min(rules.ante, *(chips[seat] for seat in order))
-            chips = tuple(c - ante if seat in order else c for seat, c in enumerate(chips))
-            pot = ante * len(order)
+        order = betting.deal_order(state.dealer, n, seats)
+        chips, pot = betting.take_antes(rules.ante, state.chips, order) if kind == HAND else (state.chips, 0)
         dealt = replace(
             state,
             kind=kind,
@@ -286,7 +385,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             chips=chips,
             pot=pot,
             folded=(False,) * n,
-            hands=tuple(hands),
+            hands=betting.deal_hands(cards, order, rules.cards, n),
             mucked=((),) * n,
             shown=(False,) * n,
             deck=cards[rules.cards * len(order) :],
@@ -298,40 +397,12 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         return self._start_round(dealt, 0)
 
     def _start_round(self, state: TriadState, round_no: int) -> TriadState:
-        phase = state.rounds[round_no]
-        first = next(seat for seat in state.order if not state.folded[seat])
-        n = state.rules.players
-        return replace(
-            state, round_no=round_no, phase=phase, to_act=first, bets=(0,) * n, acted=(False,) * n, raises=0
-        )
+        return replace(state, round_no=round_no, phase=state.rounds[round_no], **betting.new_round(state))
 
     # ---- queries -----------------------------------------------------------------
 
     def current_player(self, state: TriadState) -> int | None:
-        if state.phase == OVER:
-            return None
-        if state.phase in (TIE_REPLAY, PLACE_TIE):
-            return TABLE_SEAT
-        return state.to_act
-
-    def _bet_limits(self, state: TriadState) -> tuple[int, int, str] | None:
-        """(smallest, largest, why largest) for a bet or raise by the seat to act, or ``None``."""
-        seat = state.to_act
-        assert seat is not None
-        high = max(state.bets)
-        to_call = high - state.bets[seat]
-        if high and state.raises >= state.rules.max_raises:
-            return None
-        if state.rules.max_bet is not None:
-            limit, why = state.rules.max_bet, "the table's max_bet"
-        else:
-            # Pot limit: a raise may add the pot as it stands after the call.
-            limit, why = state.pot + to_call, "the pot limit"
-        # TR-8: nothing beyond what every player still in can match, so no all-ins, no side pots.
-        cap = min(state.bets[p] + state.chips[p] for p in state.order if not state.folded[p]) - high
-        if cap < limit:
-            limit, why = cap, "what every player still in can match"
-        return (1, limit, why) if limit >= 1 else None
+        return betting.current_seat(state)
 
     def legal_actions(self, state: TriadState) -> list[TriadAction]:
         if state.phase == OVER:
@@ -346,30 +417,16 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         if state.phase == DRAW:
             discards = _discards(state.hands[seat], state.rules.max_discard)
             return [TriadAction(DISCARD, cards=cards) for cards in discards] + [fold]
-        high = max(state.bets)
-        actions = [TriadAction(CALL if high > state.bets[seat] else CHECK)]
-        limits = self._bet_limits(state)
-        if limits is not None:
-            kind = RAISE if high else BET
-            actions += [TriadAction(kind, amount) for amount in range(limits[0], limits[1] + 1)]
-        return [*actions, fold]
+        return [*(TriadAction(kind, amount) for kind, amount in betting.bet_options(state)), fold]
 
     # ---- actions -----------------------------------------------------------------
 
     def parse_action(self, text: str) -> TriadAction:
-        if not isinstance(text, str):
-            raise IllegalAction(f"an action must be text such as 'call' or 'discard G2 P3', not {text!r}")
-        words = text.split()
-        if not words:
-            raise IllegalAction("an empty action; try 'check', 'bet 3', 'discard G2 P3' or 'fold'")
-        kind, args = words[0].lower(), words[1:]
-        if kind not in _KINDS:
-            raise IllegalAction(f"unknown action {words[0]!r}; actions are {', '.join(_KINDS)}")
+        kind, args = betting.split_action(
+            text, _KINDS, "'call' or 'discard G2 P3'", "'check', 'bet 3', 'discard G2 P3' or 'fold'"
+        )
         if kind in (BET, RAISE):
-            amount = _chip_count(args[0]) if len(args) == 1 else None
-            if amount is None or amount < 1:
-                raise IllegalAction(f"'{kind}' needs a whole number of chips, at least 1, e.g. '{kind} 3'")
-            return TriadAction(kind, amount)
+            return TriadAction(kind, betting.chips_arg(kind, args))
         if kind == DISCARD:
             if args == ["-"]:
                 args = []
@@ -378,26 +435,15 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             if unknown:
                 raise IllegalAction(f"not Triad cards: {unknown}; cards are P1..O3 and X ('discard G2 P3')")
             return TriadAction(DISCARD, cards=tuple(sort_cards(cards)))
-        if args:
-            raise IllegalAction(f"'{kind}' takes nothing after it")
+        betting.no_args(kind, args)
         return TriadAction(kind)
 
     def _apply(self, state: TriadState, action: TriadAction) -> TriadState:
         if not isinstance(action, TriadAction):
             raise IllegalAction(f"not a triad action: {action!r}")
-        if state.phase == OVER:
-            raise IllegalAction("the match is over; no more actions")
-        if state.phase in (TIE_REPLAY, PLACE_TIE):
-            if action.kind != TIE_REPLAY:
-                raise IllegalAction(
-                    f"{_seat_list(state.tied)} are tied; the table deals them a tie-replay hand "
-                    "('tie-replay') before anyone acts"
-                )
+        seat = betting.turn_of(state, action.kind)
+        if seat is None:
             return self._tie_replay(state)
-        seat = state.to_act
-        assert seat is not None
-        if action.kind == TIE_REPLAY:
-            raise IllegalAction(f"'tie-replay' is the table's action after a tie; seat {seat} is to act")
         if action.kind == FOLD:
             return self._fold(state, seat)
         if state.phase == BET:
@@ -411,13 +457,11 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             return self._draw(state, seat, action.cards)
         if action.kind != SHOW:
             raise IllegalAction(f"seat {seat} is at the showdown: 'show' the hand or 'fold'")
-        shown = _put(state.shown, seat, True)
-        return self._advance(replace(state, shown=shown, acted=_put(state.acted, seat, True)))
+        shown = put(state.shown, seat, True)
+        return self._advance(replace(state, shown=shown, acted=put(state.acted, seat, True)))
 
     def _bet_action(self, state: TriadState, seat: int, action: TriadAction) -> TriadState:
-        high = max(state.bets)
-        to_call = high - state.bets[seat]
-        if action.kind not in (CHECK, CALL, BET, RAISE):
+        if action.kind not in WAGERS:
             later = (
                 "discarding comes in the draw"
                 if action.kind == DISCARD
@@ -426,41 +470,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             raise IllegalAction(
                 f"seat {seat} is to act in a betting round (check, call, bet, raise or fold); {later}"
             )
-        if action.kind == CHECK and to_call:
-            raise IllegalAction(f"seat {seat} cannot check: {to_call} chips to call")
-        if action.kind == CALL and not to_call:
-            raise IllegalAction(f"seat {seat} has nothing to call; check instead")
-        if action.kind == BET and high:
-            raise IllegalAction(f"there is already a bet of {high} this round; call, raise or fold")
-        if action.kind == RAISE and not high:
-            raise IllegalAction("there is no bet to raise this round; bet instead")
-        raises = state.raises
-        if action.kind in (BET, RAISE):
-            limits = self._bet_limits(state)
-            if limits is None:
-                if action.kind == RAISE and state.raises >= state.rules.max_raises:
-                    raise IllegalAction(f"no more raises this round: the limit is {state.rules.max_raises}")
-                raise IllegalAction(f"no {action.kind} is possible: a player still in has no chips left")
-            if action.amount < limits[0]:
-                raise IllegalAction(f"a {action.kind} is at least {limits[0]} chip")
-            if action.amount > limits[1]:
-                raise IllegalAction(f"a {action.kind} may not exceed {limits[1]} chips now ({limits[2]})")
-            raises += action.kind == RAISE
-        put_in = to_call + (action.amount if action.kind in (BET, RAISE) else 0)
-        acted = _put(state.acted, seat, True)
-        if action.kind in (BET, RAISE):
-            # Everyone else must answer the new bet.
-            acted = tuple(p == seat for p in range(state.rules.players))
-        return self._advance(
-            replace(
-                state,
-                chips=_bump(state.chips, seat, -put_in),
-                bets=_bump(state.bets, seat, put_in),
-                pot=state.pot + put_in,
-                raises=raises,
-                acted=acted,
-            )
-        )
+        return self._advance(replace(state, **betting.wager(state, seat, action.kind, action.amount)))
 
     def _draw(self, state: TriadState, seat: int, cards: tuple[str, ...]) -> TriadState:
         """TR-6: discard and be dealt as many; TR-9: an empty deck takes in the discards so far."""
@@ -485,12 +495,12 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         return self._advance(
             replace(
                 state,
-                hands=_put(state.hands, seat, kept + drawn),
+                hands=put(state.hands, seat, kept + drawn),
                 deck=deck,
                 pile=pile + cards,
                 reshuffles=reshuffles,
-                discarded=_put(state.discarded, seat, (*state.discarded[seat], len(cards))),
-                acted=_put(state.acted, seat, True),
+                discarded=put(state.discarded, seat, (*state.discarded[seat], len(cards))),
+                acted=put(state.acted, seat, True),
             )
         )
 
@@ -499,33 +509,29 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         return self._advance(
             replace(
                 state,
-                folded=_put(state.folded, seat, True),
-                mucked=_put(state.mucked, seat, state.hands[seat]),
-                hands=_put(state.hands, seat, ()),
-                acted=_put(state.acted, seat, True),
+                folded=put(state.folded, seat, True),
+                mucked=put(state.mucked, seat, state.hands[seat]),
+                hands=put(state.hands, seat, ()),
+                acted=put(state.acted, seat, True),
             )
         )
 
     def _advance(self, state: TriadState) -> TriadState:
         """Pass the turn, or end the round or the deal."""
-        live = [seat for seat in state.order if not state.folded[seat]]
-        if len(live) == 1:
-            return self._settle(state, live)
-        high = max(state.bets)
-        waiting = [seat for seat in live if not state.acted[seat] or state.bets[seat] < high]
-        if waiting:
-            # Turns go left around the table from the seat that just acted.
-            current = state.order.index(state.to_act)
-            ring = state.order[current + 1 :] + state.order[: current + 1]
-            return replace(state, to_act=next(seat for seat in ring if seat in waiting))
+        still_in = live(state)
+        if len(still_in) == 1:
+            return self._settle(state, still_in)
+        to_act = betting.next_to_act(state)
+        if to_act is not None:
+            return replace(state, to_act=to_act)
         if state.phase != SHOWDOWN:
             return self._start_round(state, state.round_no + 1)
-        best = max(hand_value(state.hands[seat]) for seat in live)
-        return self._settle(state, [seat for seat in live if hand_value(state.hands[seat]) == best])
+        best = max(hand_value(state.hands[seat]) for seat in still_in)
+        return self._settle(state, [seat for seat in still_in if hand_value(state.hands[seat]) == best])
 
     def _settle(self, state: TriadState, winners: list[int]) -> TriadState:
         """End a deal won by ``winners`` (more than one: tied after all kickers, TR-14)."""
-        live = [seat for seat in state.order if not state.folded[seat]]
+        still_in = live(state)
         result = HandResult(
             hand=state.hand_no,
             kind=state.kind,
@@ -533,21 +539,21 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             winners=tuple(winners),
             shown=tuple((seat, state.hands[seat]) for seat in state.order if state.shown[seat]),
             folded=tuple(seat for seat in state.order if state.folded[seat]),
-            unseen=len(live) == 1 and not state.shown[live[0]],
+            unseen=len(still_in) == 1 and not state.shown[still_in[0]],
         )
         state = replace(state, last=result, to_act=None, bets=(0,) * state.rules.players)
         if state.kind == PLACE_TIE:
-            return self._settle_places(state, live)
+            return self._settle_places(state, still_in)
         if len(winners) > 1:
             return replace(state, phase=TIE_REPLAY, held=state.held + state.pot, pot=0, tied=tuple(winners))
-        chips = _bump(state.chips, winners[0], state.pot + state.held)
+        chips = bump(state.chips, winners[0], state.pot + state.held)
         state = replace(state, chips=chips, pot=0, held=0)
-        if state.hand_no >= state.rules.hands or sum(1 for c in chips if c) == 1:
+        if betting.match_over(state):
             return self._end_match(state)
-        n = state.rules.players
-        dealer = next(seat for step in range(1, n + 1) if chips[seat := (state.dealer + step) % n])
+        dealer = betting.next_dealer(chips, state.dealer)
         state = replace(state, hand_no=state.hand_no + 1, dealer=dealer, replays=0)
-        return self._deal(state, HAND, tuple(seat for seat in range(n) if chips[seat]), (HAND, state.hand_no))
+        seats = tuple(seat for seat, c in enumerate(chips) if c)
+        return self._deal(state, HAND, seats, (HAND, state.hand_no))
 
     def _tie_replay(self, state: TriadState) -> TriadState:
         """TR-14 / TR-15: the tied seats alone get a fresh deal: no ante, no betting."""
@@ -560,169 +566,160 @@ class TriadEngine(Engine[TriadState, TriadAction]):
 
     def _end_match(self, state: TriadState) -> TriadState:
         """TR-15: rank by chips; equal stacks are settled by place tie-replays."""
-        amounts = sorted(set(state.chips), reverse=True)
-        places = tuple(tuple(seat for seat, c in enumerate(state.chips) if c == amount) for amount in amounts)
-        return self._next_place_tie(replace(state, places=places, replays=0))
+        return self._next_place_tie(replace(state, places=betting.places_by_chips(state.chips), replays=0))
 
-    def _settle_places(self, state: TriadState, live: list[int]) -> TriadState:
+    def _settle_places(self, state: TriadState, still_in: list[int]) -> TriadState:
         """Split the tied group by the place tie-replay: shown hands by value, then folded ones."""
-        values = {seat: hand_value(state.hands[seat]) for seat in live}
-        ordered = sorted(set(values.values()), reverse=True)
-        groups = [tuple(seat for seat in live if values[seat] == value) for value in ordered]
+        values = {seat: hand_value(state.hands[seat]) for seat in still_in}
         folded = tuple(seat for seat in state.order if state.folded[seat])
-        if folded:
-            groups.append(folded)
-        index = state.places.index(state.tied)
-        places = state.places[:index] + tuple(groups) + state.places[index + 1 :]
+        places = betting.split_place(state.places, state.tied, values, folded)
         return self._next_place_tie(replace(state, places=places))
 
     def _next_place_tie(self, state: TriadState) -> TriadState:
-        group = next((group for group in state.places if len(group) > 1), None)
-        if group is None:
-            return replace(state, phase=OVER, to_act=None, tied=())
-        return replace(state, phase=PLACE_TIE, to_act=None, tied=group)
+        return replace(state, **betting.after_places(state.places))
 
     # ---- results and views -----------------------------------------------------
+
+    def action_from_fields(self, fields: Mapping[str, object]) -> TriadAction:
+        """A table form's fields: ``action``, with ``amount`` for a bet or raise, or the
+        ``discard`` cards (none: stand pat)."""
+        kind = fields.get("action")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalAction("no action was named")
+        if kind == DISCARD:
+            cards = fields.get("discard") or []
+            if isinstance(cards, str):
+                cards = [cards]
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise IllegalAction("a discard lists card texts such as 'G2'")
+            return self.parse_action(" ".join([DISCARD, *cards]) if cards else f"{DISCARD} -")
+        if "amount" in fields:
+            amount = fields["amount"]
+            if isinstance(amount, bool) or not isinstance(amount, (int, str)):
+                raise IllegalAction(f"'{kind}' needs a whole number of chips")
+            return self.parse_action(f"{kind} {amount}")
+        return self.parse_action(kind)
+
+    def bot_action(self, view: TriadView, seed: int) -> str:
+        from games.engine.triad_bot import choose  # the bot imports this module
+
+        return choose(view, seed)
+
+    def timeout_action(self, view: TriadView, seed: int) -> str:
+        """LP-1: check if it may, else fold. Where a phase has no betting (the draw and the
+        showdown), "check" is read as its no-cost counterpart: stand pat (``discard -``) and
+        ``show``; folding there would throw away a hand for being slow, which is not what the
+        rule is for."""
+        legal = view.legal
+        if not legal:
+            raise ValueError("this seat has no move to make")
+        return next((choice for choice in _TIMEOUT_PREFERENCE if choice in legal), FOLD)
 
     def outcome(self, state: TriadState) -> dict[str, Any] | None:
         """``{"winner", "ranking" (best first), "places" (per seat, 1 = first), "chips", "hands"}``."""
         if state.phase != OVER:
             return None
-        ranking = [seat for group in state.places for seat in group]
-        places = [0] * state.rules.players
-        for place, seat in enumerate(ranking, start=1):
-            places[seat] = place
-        return {
-            "winner": ranking[0],
-            "ranking": ranking,
-            "places": places,
-            "chips": list(state.chips),
-            "hands": state.hand_no,
-        }
+        return betting.outcome_of(state.places, state.chips, state.hand_no)
 
-    def view(self, state: TriadState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (LP-3); ``None`` or -1 is a spectator.
-
-        Keys: ``game``, ``seat``, ``config``; ``hand`` (1-based) of ``hands``; ``deal``
-        (``hand``, ``tie-replay`` or ``place-tie``); ``phase`` (``bet``, ``draw``,
-        ``showdown``; ``tie-replay`` / ``place-tie`` while the table is to deal one;
-        ``over``); ``rounds`` and ``round`` (the deal's rounds and the index of this one);
-        ``draws_left`` after this round; ``dealer``; ``to_act`` (as ``current_player``);
-        ``pot``, ``held_pot``, ``deck_count``, ``discard_count``; ``raises``,
-        ``max_raises``, ``max_discard``; for the seat to act in a betting round
-        ``to_call``, ``min_bet`` and ``max_bet`` (``None`` when no bet or raise is
-        possible); ``seats`` (per seat: ``chips``, ``bet`` this round, ``in_deal``,
-        ``folded``, ``out``, ``card_count``, ``cards`` (``None`` unless visible: one's own,
-        shown or ``face_up``), ``shown``, ``hand_name`` of visible cards, ``discarded``
-        counts per draw); ``cards`` (one's own); ``legal`` (texts, empty unless it is
-        this seat's turn); ``tied``; ``places`` (at the end); ``last_result`` (the last
-        finished deal: ``winners``, ``tie``, ``unseen``, ``pot``, ``folded``, ``shown``
-        hands with ``name``, ``pyramid`` and ``kickers``); ``outcome``.
-        """
+    def view(self, state: TriadState, seat: int | None) -> TriadView:
+        """What ``seat`` may know (LP-3): its own cards, shown hands and, with ``face_up``,
+        every hand; ``None`` or -1 is a spectator, who sees the public cards only."""
         if seat is not None and seat != TABLE_SEAT and not 0 <= seat < state.rules.players:
             raise ValueError(f"seat must be 0..{state.rules.players - 1}, None or -1, not {seat}")
         viewer = None if seat == TABLE_SEAT else seat
         return self._view(state, viewer, lambda s: s == viewer or state.rules.face_up or state.shown[s])
 
-    def full_view(self, state: TriadState) -> dict[str, Any]:
-        """Every card, folded hands and the deck order included: for replays of finished games."""
-        data = self._view(state, None, lambda s: True)
-        data["omniscient"] = True
-        data["deck"] = list(state.deck)
-        data["discard_pile"] = list(state.pile)
-        for entry in data["seats"]:
-            entry["mucked"] = list(state.mucked[entry["seat"]])
-        return data
+    def full_view(self, state: TriadState) -> TriadView:
+        """Every card, folded hands, the deck order and the discard pile included: for
+        replays of finished games."""
+        return replace(
+            self._view(state, None, lambda s: True, full=True),
+            omniscient=True,
+            deck=state.deck,
+            discard_pile=state.pile,
+        )
 
-    def _view(self, state: TriadState, viewer: int | None, visible: Any) -> dict[str, Any]:
-        seats = []
-        for s in range(state.rules.players):
-            cards = list(state.hands[s]) if visible(s) else None
-            seats.append(
-                {
-                    "seat": s,
-                    "chips": state.chips[s],
-                    "bet": state.bets[s],
-                    "in_deal": s in state.order,
-                    "folded": state.folded[s],
-                    "out": state.chips[s] == 0 and s not in state.order,
-                    "card_count": len(state.hands[s]),
-                    "cards": cards,
-                    "shown": state.shown[s],
-                    "hand_name": hand_name(cards) if cards else None,
-                    "discarded": list(state.discarded[s]),
-                }
-            )
+    def _view(
+        self, state: TriadState, viewer: int | None, visible: Callable[[int], bool], full: bool = False
+    ) -> TriadView:
         to_act = self.current_player(state)
-        legal = [str(a) for a in self.legal_actions(state)] if viewer is not None and viewer == to_act else []
-        betting: dict[str, Any] = {"to_call": None, "min_bet": None, "max_bet": None}
-        if state.phase == BET and state.to_act is not None:
-            limits = self._bet_limits(state)
-            betting = {
-                "to_call": max(state.bets) - state.bets[state.to_act],
-                "min_bet": limits[0] if limits else None,
-                "max_bet": limits[1] if limits else None,
-            }
-        return {
-            "game": self.name,
-            "seat": viewer,
-            "config": _config_of(state.rules),
-            "hand": state.hand_no,
-            "hands": state.rules.hands,
-            "deal": state.kind,
-            "phase": state.phase,
-            "rounds": list(state.rounds),
-            "round": state.round_no,
-            "draws_left": state.rounds[state.round_no + 1 :].count(DRAW) if state.phase in (BET, DRAW) else 0,
-            "dealer": state.dealer,
-            "to_act": to_act,
-            "pot": state.pot,
-            "held_pot": state.held,
-            "deck_count": len(state.deck),
-            "discard_count": len(state.pile),
-            "raises": state.raises,
-            "max_raises": state.rules.max_raises,
-            "max_discard": state.rules.max_discard,
-            **betting,
-            "seats": seats,
-            "cards": list(state.hands[viewer]) if viewer is not None else None,
-            "legal": legal,
-            "tied": list(state.tied),
-            "places": [list(group) for group in state.places],
-            "last_result": _result_view(state.last),
-            "outcome": self.outcome(state),
-        }
+        moves = (
+            tuple(a.move() for a in self.legal_actions(state))
+            if viewer is not None and viewer == to_act
+            else ()
+        )
+        to_call, min_bet, max_bet = betting.bet_terms(state)
+        return TriadView(
+            game=self.name,
+            seat=viewer,
+            config={key: getattr(state.rules, key) for key in OPTIONS},
+            moves=moves,
+            hand=state.hand_no,
+            hands=state.rules.hands,
+            deal=state.kind,
+            phase=state.phase,
+            rounds=state.rounds,
+            round=state.round_no,
+            draws_left=state.rounds[state.round_no + 1 :].count(DRAW) if state.phase in (BET, DRAW) else 0,
+            dealer=state.dealer,
+            to_act=to_act,
+            pot=state.pot,
+            held_pot=state.held,
+            deck_count=len(state.deck),
+            discard_count=len(state.pile),
+            raises=state.raises,
+            max_raises=state.rules.max_raises,
+            max_discard=state.rules.max_discard,
+            to_call=to_call,
+            min_bet=min_bet,
+            max_bet=max_bet,
+            seats=tuple(_seat_view(state, s, visible(s), full) for s in range(state.rules.players)),
+            cards=state.hands[viewer] if viewer is not None else None,
+            tied=state.tied,
+            places=state.places,
+            last_result=_result_view(state.last),
+            outcome=betting.match_outcome(self.outcome(state)),
+        )
 
 
-def _config_of(rules: Rules) -> dict[str, Any]:
-    return {key: getattr(rules, key) for key in OPTIONS}
+def _seat_view(state: TriadState, seat: int, visible: bool, full: bool) -> TriadSeat:
+    cards = state.hands[seat] if visible else None
+    return TriadSeat(
+        seat=seat,
+        chips=state.chips[seat],
+        bet=state.bets[seat],
+        in_deal=seat in state.order,
+        folded=state.folded[seat],
+        out=state.chips[seat] == 0 and seat not in state.order,
+        card_count=len(state.hands[seat]),
+        cards=cards,
+        shown=state.shown[seat],
+        hand_name=hand_name(cards) if cards else None,
+        discarded=state.discarded[seat],
+        mucked=state.mucked[seat] if full else None,
+    )
 
 
-def _result_view(result: HandResult | None) -> dict[str, Any] | None:
+def _result_view(result: HandResult | None) -> TriadResult | None:
     if result is None:
         return None
-    shown = []
-    for seat, cards in result.shown:
-        pyramid, kickers = pyramid_split(cards)
-        shown.append(
-            {
-                "seat": seat,
-                "cards": list(cards),
-                "name": hand_name(cards),
-                "pyramid": pyramid,
-                "kickers": kickers,
-            }
-        )
-    return {
-        "hand": result.hand,
-        "deal": result.kind,
-        "pot": result.pot,
-        "winners": list(result.winners),
-        "tie": len(result.winners) > 1,
-        "unseen": result.unseen,
-        "shown": shown,
-        "folded": list(result.folded),
-    }
+    return TriadResult(
+        hand=result.hand,
+        deal=result.kind,
+        pot=result.pot,
+        winners=result.winners,
+        tie=len(result.winners) > 1,
+        unseen=result.unseen,
+        folded=result.folded,
+        shown=tuple(_shown(seat, cards) for seat, cards in result.shown),
+    )
+
+
+def _shown(seat: int, cards: tuple[str, ...]) -> TriadShownHand:
+    pyramid, kickers = pyramid_split(cards)
+    return TriadShownHand(
+        seat=seat, cards=cards, name=hand_name(cards), pyramid=tuple(pyramid), kickers=tuple(kickers)
+    )
 
 
 def _discards(hand: Sequence[str], limit: int) -> list[tuple[str, ...]]:

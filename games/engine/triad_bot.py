@@ -1,6 +1,6 @@
 """The built-in Triad bot (LP-4): ``choose(view, seed) -> action text``.
 
-It sees only its seat's view. Its yardstick is a hand's *percentile*: the chance that a
+It sees only its seat's ``TriadView``. Its yardstick is a hand's *percentile*: the chance that a
 random hand of the same size is worse (exact, from the deck's composition). An opponent
 who has drawn holds better than a random deal, roughly as if they had two tries, so one
 opponent is beaten with about ``percentile ** 2`` (``_beats``), and several with that
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from functools import cache
 from math import comb
-from typing import Any
 
 from games.engine.rng import SeededRNG
+from games.engine.triad import TriadSeat, TriadView
 from games.engine.triad_hands import CAPSTONE, CARD_TEXTS, COPIES, to_codes, value_of_codes
 
 _SAMPLES = {6: 96, 8: 32}
@@ -72,13 +72,25 @@ def _beats(pct: float, opponents: int) -> float:
     return pct ** (2 * opponents)
 
 
-def _unseen(view: dict[str, Any], mine: tuple[int, ...]) -> list[int]:
+def _hand(view: TriadView) -> tuple[int, ...]:
+    """The codes of this seat's own cards."""
+    if view.cards is None:
+        raise ValueError("the bot needs its own seat's view, not a spectator's")
+    return to_codes(view.cards)
+
+
+def _opponents(view: TriadView) -> int:
+    """How many other players are still in the deal."""
+    return sum(1 for e in view.seats if e.in_deal and not e.folded) - 1
+
+
+def _unseen(view: TriadView, mine: tuple[int, ...]) -> list[int]:
     """Codes of the cards this seat cannot see: where its draws and the others' hands come from."""
     counts = list(COPIES)
     seen = list(mine)
-    for entry in view["seats"]:
-        if entry["seat"] != view["seat"] and entry["cards"]:
-            seen += to_codes(entry["cards"])
+    for entry in view.seats:
+        if entry.seat != view.seat and entry.cards:
+            seen += to_codes(entry.cards)
     for code in seen:
         counts[code] -= 1
     return [code for code, n in enumerate(counts) for _ in range(n)]
@@ -101,12 +113,12 @@ def _draw_options(mine: tuple[int, ...], longest: int) -> list[tuple[int, ...]]:
     return found
 
 
-def _best_discard(view: dict[str, Any], rng: SeededRNG, opponents: int) -> tuple[str, float]:
+def _best_discard(view: TriadView, rng: SeededRNG, opponents: int) -> tuple[str, float]:
     """The discard with the best average chance over shared samples, and that chance."""
-    mine = to_codes(view["cards"])
+    mine = _hand(view)
     table = percentiles(len(mine))
     unseen = _unseen(view, mine)
-    longest = view["max_discard"]
+    longest = view.max_discard
     samples = [rng.shuffled(unseen)[:longest] for _ in range(_SAMPLES[len(mine)])]
     best: tuple[int, ...] = ()
     best_score = -1.0
@@ -126,37 +138,42 @@ def _best_discard(view: dict[str, Any], rng: SeededRNG, opponents: int) -> tuple
     return "discard " + (" ".join(CARD_TEXTS[code] for code in best) or "-"), best_score
 
 
-def _chance(view: dict[str, Any], rng: SeededRNG, opponents: int) -> float:
+def _chance(view: TriadView, rng: SeededRNG, opponents: int) -> float:
     """The chance this seat's hand ends best, as far as the view tells."""
-    if view["draws_left"]:
+    if view.draws_left:
         return _best_discard(view, rng, opponents)[1]
-    mine = to_codes(view["cards"])
-    others = [e for e in view["seats"] if e["seat"] != view["seat"] and e["in_deal"] and not e["folded"]]
-    if others and all(e["cards"] for e in others):
+    mine = _hand(view)
+    others = [e for e in view.seats if e.seat != view.seat and e.in_deal and not e.folded]
+    if others and all(e.cards for e in others):
         # Every live hand is visible (face_up) and no draw is left: the result is known.
         ours = value_of_codes(mine)
         chance = 1.0
         for entry in others:
-            theirs = value_of_codes(to_codes(entry["cards"]))
+            theirs = value_of_codes(to_codes(_cards(entry)))
             chance *= 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
         return chance
     return _beats(percentiles(len(mine))[mine], opponents)
 
 
-def _sized(kind: str, fraction: float, view: dict[str, Any], legal: set[str]) -> str | None:
+def _cards(entry: TriadSeat) -> tuple[str, ...]:
+    """A seat's cards, which the caller knows the view shows."""
+    assert entry.cards is not None
+    return entry.cards
+
+
+def _sized(kind: str, fraction: float, view: TriadView, legal: set[str]) -> str | None:
     """``bet``/``raise`` of about ``fraction`` of the pot, clamped to what is legal."""
-    if view["min_bet"] is None:
+    if view.min_bet is None or view.max_bet is None:
         return None
-    amount = max(view["min_bet"], min(view["max_bet"], round(view["pot"] * fraction)))
+    amount = max(view.min_bet, min(view.max_bet, round(view.pot * fraction)))
     text = f"{kind} {amount}"
     return text if text in legal else None
 
 
-def _bet(view: dict[str, Any], rng: SeededRNG) -> str:
-    legal = set(view["legal"])
-    opponents = sum(1 for e in view["seats"] if e["in_deal"] and not e["folded"]) - 1
-    chance = _chance(view, rng, opponents)
-    to_call = view["to_call"] or 0
+def _bet(view: TriadView, rng: SeededRNG) -> str:
+    legal = set(view.legal)
+    chance = _chance(view, rng, _opponents(view))
+    to_call = view.to_call or 0
     if not to_call:
         if chance >= _BET_AT:
             sized = _sized("bet", 0.4 + chance - _BET_AT, view, legal)
@@ -167,27 +184,26 @@ def _bet(view: dict[str, Any], rng: SeededRNG) -> str:
         sized = _sized("raise", 0.5 + chance - _RAISE_AT, view, legal)
         if sized:
             return sized
-    price = to_call / (view["pot"] + to_call)
+    price = to_call / (view.pot + to_call)
     return "call" if chance >= price else "fold"
 
 
-def _showdown(view: dict[str, Any]) -> str:
-    ours = value_of_codes(to_codes(view["cards"]))
-    shown = [entry["cards"] for entry in view["seats"] if entry["shown"] and entry["seat"] != view["seat"]]
+def _showdown(view: TriadView) -> str:
+    ours = value_of_codes(_hand(view))
+    shown = [_cards(entry) for entry in view.seats if entry.shown and entry.seat != view.seat]
     return "fold" if any(value_of_codes(to_codes(cards)) > ours for cards in shown) else "show"
 
 
-def choose(view: dict[str, Any], seed: int) -> str:
-    """One of ``view["legal"]``, decided from the view alone and ``seed`` (LP-4)."""
-    legal: list[str] = view["legal"]
+def choose(view: TriadView, seed: int) -> str:
+    """One of ``view.legal``, decided from the view alone and ``seed`` (LP-4)."""
+    legal = view.legal
     if not legal:
         raise ValueError("this seat has no legal action in the view it was given")
     if len(legal) == 1:
         return legal[0]
     rng = SeededRNG(seed)
-    if view["phase"] == "showdown":
+    if view.phase == "showdown":
         return _showdown(view)
-    if view["phase"] == "draw":
-        opponents = sum(1 for e in view["seats"] if e["in_deal"] and not e["folded"]) - 1
-        return _best_discard(view, rng, opponents)[0]
+    if view.phase == "draw":
+        return _best_discard(view, rng, _opponents(view))[0]
     return _bet(view, rng)

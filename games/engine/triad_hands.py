@@ -136,6 +136,10 @@ def _split(codes: tuple[int, ...]) -> tuple[int, list[int], list[int]]:
 def _check_codes(codes: tuple[int, ...]) -> None:
     if len(codes) not in (6, 8):
         raise ValueError(f"a Triad hand has 6 or 8 cards, not {len(codes)}")
+    _check_copies(codes)
+
+
+def _check_copies(codes: tuple[int, ...]) -> None:
     have = Counter(codes)
     extra = [CARD_TEXTS[code] for code, n in have.items() if n > COPIES[code]]
     if extra:
@@ -186,6 +190,16 @@ def rank_of_value(value: int) -> int:
 def hand_name(cards: Iterable[str]) -> str:
     """The name of the hand's best pyramid, e.g. ``"Perfect Green Second-Level Pyramid"``."""
     return RANK_NAMES[rank_of_value(hand_value(cards))]
+
+
+def best_pyramid_name(cards: Iterable[str]) -> str:
+    """The name of the best pyramid among up to 8 cards, however many: Tauron names a
+    player's hole cards with the shared cards dealt so far (TH-4)."""
+    codes = to_codes(cards)
+    if len(codes) > 8:
+        raise ValueError(f"a Triad hand has at most 8 cards, not {len(codes)}")
+    _check_copies(codes)
+    return RANK_NAMES[_split(codes)[0]]
 
 
 def pyramid_split(cards: Iterable[str]) -> tuple[list[str], list[str]]:

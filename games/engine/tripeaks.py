@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar
 
-from games.engine.base import IllegalAction
+from games.engine.base import IllegalAction, Move
 from games.engine.cards import RANKS, rank_value
 from games.engine.config import Option, boolean, resolve
 from games.engine.solitaire_common import (
@@ -27,6 +27,8 @@ from games.engine.solitaire_common import (
     Draw,
     Resign,
     SolitaireEngine,
+    SolitaireOutcome,
+    SolitaireView,
     add_score,
     and_list,
     deal,
@@ -99,8 +101,49 @@ class Play:
     def __str__(self) -> str:
         return self.card
 
+    def move(self) -> Move:
+        return Move(str(self), "play", cards=(self.card,))
+
 
 TriPeaksAction = Play | Draw | Resign
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriPeaksCell:
+    """One layout place (TP-1): its row and index in the row, its card (``None`` when face
+    down in the player's view, or once played), whether the card is face up, played
+    (``removed``), free, and playable onto the waste now."""
+
+    row: int
+    index: int
+    card: str | None
+    face_up: bool
+    removed: bool
+    free: bool
+    playable: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriPeaksOutcome(SolitaireOutcome):
+    """``engine.outcome(state)`` as a view part; ``reason`` is ``cleared``, ``no_moves`` or
+    ``resigned``."""
+
+    peaks_cleared: int
+    stock_left: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriPeaksView(SolitaireView):
+    """What the player sees (LP-3): the face-up layout cards and the waste; face-down cards
+    and the stock are hidden. ``layout`` is row by row from the apexes; ``run`` counts the
+    cards played since the last draw (TP-6). In a full view every face-down card is shown
+    and ``stock`` is set."""
+
+    layout: tuple[tuple[TriPeaksCell, ...], ...]
+    waste_top: str
+    run: int
+    peaks_cleared: int
+    outcome: TriPeaksOutcome | None
 
 
 def is_free(state: TriPeaksState, slot: int) -> bool:
@@ -137,8 +180,9 @@ def _settled(state: TriPeaksState) -> TriPeaksState:
     return state
 
 
-class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction]):
+class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction, TriPeaksView]):
     name = "tripeaks"
+    options = OPTIONS
     version = 1
     action_types: ClassVar[tuple[type, ...]] = (Play, Draw, Resign)
 
@@ -235,43 +279,45 @@ class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction]):
             moves=state.moves + 1,
         )
 
-    def _view(self, state: TriPeaksState, *, reveal: bool) -> dict[str, Any]:
+    def _view(self, state: TriPeaksState, *, seat: int | None, reveal: bool) -> TriPeaksView:
         playable = set(playable_slots(state)) if state.status == PLAYING else set()
-        layout = []
-        for r, size in enumerate(ROW_SIZES):
-            row = []
-            for k in range(ROW_STARTS[r], ROW_STARTS[r] + size):
-                face_up = is_face_up(state, k)
-                row.append(
-                    {
-                        "row": r,
-                        "index": k - ROW_STARTS[r],
-                        "card": state.layout[k] if face_up or reveal else None,
-                        "face_up": face_up,
-                        "removed": state.layout[k] is None,
-                        "free": is_free(state, k),
-                        "playable": k in playable,
-                    }
-                )
-            layout.append(row)
-        return {
-            **({"stock": list(state.stock)} if reveal else {}),
-            "game": self.name,
-            "config": state.config.as_dict(),
-            "layout": layout,
-            "stock_count": len(state.stock),
-            "waste": list(state.waste),
-            "waste_top": state.waste[-1],
-            "run": state.run,
-            "score": state.score,
-            "cards_left": sum(card is not None for card in state.layout),
-            "peaks_cleared": sum(state.layout[k] is None for k in APEXES),
-            "moves": state.moves,
-            "legal": [str(action) for action in self.legal_actions(state)],
-            "status": state.status,
-            "over": state.status != PLAYING,
-            "outcome": self.outcome(state),
-        }
+
+        def cell(r: int, k: int) -> TriPeaksCell:
+            face_up = is_face_up(state, k)
+            return TriPeaksCell(
+                row=r,
+                index=k - ROW_STARTS[r],
+                card=state.layout[k] if face_up or reveal else None,
+                face_up=face_up,
+                removed=state.layout[k] is None,
+                free=is_free(state, k),
+                playable=k in playable,
+            )
+
+        layout = tuple(
+            tuple(cell(r, k) for k in range(ROW_STARTS[r], ROW_STARTS[r] + size))
+            for r, size in enumerate(ROW_SIZES)
+        )
+        outcome = self.outcome(state)
+        return TriPeaksView(
+            game=self.name,
+            seat=seat,
+            config=state.config.as_dict(),
+            moves=self.offered(state, seat),
+            layout=layout,
+            stock_count=len(state.stock),
+            waste=state.waste,
+            waste_top=state.waste[-1],
+            run=state.run,
+            score=state.score,
+            cards_left=sum(card is not None for card in state.layout),
+            peaks_cleared=sum(state.layout[k] is None for k in APEXES),
+            move_count=state.moves,
+            status=state.status,
+            over=state.status != PLAYING,
+            outcome=None if outcome is None else TriPeaksOutcome(**outcome),
+            stock=state.stock if reveal else None,
+        )
 
     def outcome(self, state: TriPeaksState) -> dict[str, Any] | None:
         if state.status == PLAYING:

@@ -15,7 +15,7 @@ import pytest
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.blocks import BLOCKS, PLACES, BlocksState
 from games.engine.blocks_bot import choose
-from games.engine.bots import bot_seed, get_bot
+from games.engine.bots import bot_seed
 from games.engine.rng import SeededRNG
 
 ENGINE = get_engine("blocks")
@@ -32,8 +32,13 @@ def play(config: dict[str, Any] | None, seed: int, bot_seats: set[int], moves: l
             started = time.perf_counter()
             action = choose(view, bot_seed(seed, seat, ply))
             moves.append(time.perf_counter() - started)
-            assert action in view["legal"]
-            assert choose(json.loads(json.dumps(view)), bot_seed(seed, seat, ply)) == action
+            assert action in view.legal
+            # The view is plain, JSON-ready data, and the bot decides from it alone: an equal
+            # view, built afresh, gets the same move.
+            assert json.loads(json.dumps(view.data()))["seat"] == seat
+            fresh = ENGINE.view(state, seat)
+            assert fresh == view and fresh is not view
+            assert choose(fresh, bot_seed(seed, seat, ply)) == action
         else:
             legal = ENGINE.legal_actions(state)
             action = str(legal[rng.below(len(legal))])
@@ -42,8 +47,10 @@ def play(config: dict[str, Any] | None, seed: int, bot_seats: set[int], moves: l
     return state
 
 
-def test_lp4_the_bot_is_registered() -> None:
-    assert get_bot("blocks") is choose
+def test_lp4_the_engine_plays_its_bot() -> None:
+    state = ENGINE.initial_state(None, 3)
+    view = ENGINE.view(state, ENGINE.current_player(state))
+    assert ENGINE.bot_action(view, 17) == choose(view, 17)
 
 
 def test_lp4_bot_self_play_is_legal_and_deterministic() -> None:
@@ -89,3 +96,8 @@ def test_bot_puts_a_card_with_its_pair() -> None:
 def test_bot_refuses_a_view_with_nothing_to_do() -> None:
     with pytest.raises(ValueError, match="no legal action"):
         choose(ENGINE.view(ENGINE.initial_state(None, 0), 1), 0)
+
+
+def test_bot_plays_from_one_seats_view_only() -> None:
+    with pytest.raises(ValueError, match="one seat's view"):
+        choose(ENGINE.full_view(ENGINE.initial_state(None, 0)), 0)

@@ -60,7 +60,7 @@ def card_texts(data: Any) -> Iterator[str]:
     elif isinstance(data, dict):
         for value in data.values():
             yield from card_texts(value)
-    elif isinstance(data, list):
+    elif isinstance(data, (list, tuple)):
         for item in data:
             yield from card_texts(item)
 
@@ -99,12 +99,12 @@ def test_apply_never_mutates_and_views_show_only_what_a_seat_knows(seed: int, ch
     while True:
         snapshot = copy.deepcopy(state)
         spectator = ENGINE.view(state, None)
-        assert set(card_texts(spectator)) <= public(state)
+        assert set(card_texts(spectator.data())) <= public(state)
         for seat in (0, 1):
             view = ENGINE.view(state, seat)
-            assert set(card_texts(view)) <= known_to(state, seat)
-            legal = [str(a) for a in ENGINE.legal_actions(state)]
-            assert view["legal"] == (legal if ENGINE.current_player(state) == seat else [])
+            assert set(card_texts(view.data())) <= known_to(state, seat)
+            legal = tuple(str(a) for a in ENGINE.legal_actions(state))
+            assert view.legal == (legal if ENGINE.current_player(state) == seat else ())
         if ENGINE.current_player(state) is None:
             break
         legal = ENGINE.legal_actions(state)

@@ -9,14 +9,26 @@ that should end up with it will take it.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
 
 from games.engine import TABLE_SEAT, IllegalAction, get_engine
-from games.engine.blocks import BLOCKS, PLACES, BlocksState, GameResult
+from games.engine.blocks import (
+    BLOCKS,
+    PLACES,
+    BlocksHand,
+    BlocksHeld,
+    BlocksPlace,
+    BlocksState,
+    BlocksSupply,
+    BlocksView,
+    GameResult,
+)
 from games.engine.rng import derive_seed, shuffled
 
 ENGINE = get_engine("blocks")
@@ -194,21 +206,15 @@ def test_bl3_players_alternate_placing_their_own_next_block_seen_only_by_them() 
     state = ENGINE.initial_state(None, 5)
     first = state.supplies[0][0]
     mine, theirs = ENGINE.view(state, 0), ENGINE.view(state, 1)
-    assert mine["next_block"] == first and mine["legal"]
-    assert theirs["next_block"] is None and theirs["legal"] == []
+    assert mine.next_block == first and mine.legal
+    assert theirs.next_block is None and theirs.legal == ()
     state = ENGINE.apply(state, "place 0,0")
     assert ENGINE.current_player(state) == 1
-    assert ENGINE.view(state, 1)["next_block"] == state.supplies[1][0]
-    assert ENGINE.view(state, 0)["pyramid"][0]["face"] == first
-    assert ENGINE.view(state, 1)["pyramid"][0] == {
-        "row": 0,
-        "index": 0,
-        "filled": True,
-        "face": None,
-        "placer": 0,
-        "open": False,
-        "takeable": False,
-    }
+    assert ENGINE.view(state, 1).next_block == state.supplies[1][0]
+    assert ENGINE.view(state, 0).pyramid[0].face == first
+    assert ENGINE.view(state, 1).pyramid[0] == BlocksPlace(
+        row=0, index=0, filled=True, face=None, placer=0, open=False, takeable=False
+    )
     assert state.supplies[0] == ENGINE.initial_state(None, 5).supplies[0][1:]
 
 
@@ -233,15 +239,15 @@ def test_bl4_take_uncovered_then_choose_a_hand_then_face_up_for_both() -> None:
     assert placer == 1
     state = ENGINE.apply(state, "take 4,1")
     assert state.phase == "hand" and ENGINE.current_player(state) == 0
-    assert ENGINE.view(state, 0)["holding"] == {"seat": 0, "face": card, "from": [4, 1]}
-    assert ENGINE.view(state, 1)["holding"]["face"] == card  # seat 1 placed it
-    assert ENGINE.view(state, None)["holding"]["face"] is None
+    assert ENGINE.view(state, 0).holding == BlocksHeld(seat=0, face=card, origin=(4, 1))
+    assert ENGINE.view(state, 1).holding == BlocksHeld(seat=0, face=card, origin=(4, 1))  # seat 1 placed it
+    assert ENGINE.view(state, None).holding == BlocksHeld(seat=0, face=None, origin=(4, 1))
     assert [str(a) for a in ENGINE.legal_actions(state)] == ["hand 1", "hand 2", "hand 3"]
     with pytest.raises(IllegalAction, match="there is no hand 4"):
         ENGINE.apply(state, "hand 4")
     state = ENGINE.apply(state, "hand 2")
     assert state.hands[0] == ((), (card,), ())
-    assert ENGINE.view(state, None)["hands"][0][1] == {"cards": [card], "name": None}
+    assert ENGINE.view(state, None).hands[0][1] == BlocksHand(cards=(card,), name=None)
     assert ENGINE.current_player(state) == 1 and state.phase == "take"
 
 
@@ -274,7 +280,7 @@ def test_bl5_a_taken_joker_turns_over_three_and_the_taker_keeps_one() -> None:
     state = ENGINE.apply(state, "take 4,3")  # place 29, seat 0's first take
     assert state.phase == "joker" and ENGINE.current_player(state) == 0
     assert state.discards == ("X1",) and state.revealed == ("Kd", "Qd", "Jd")
-    assert ENGINE.view(state, None)["revealed"] == ["Kd", "Qd", "Jd"]
+    assert ENGINE.view(state, None).revealed == ("Kd", "Qd", "Jd")
     assert [str(a) for a in ENGINE.legal_actions(state)] == ["keep Kd", "keep Qd", "keep Jd"]
     with pytest.raises(IllegalAction, match="Td is not one of the blocks turned over"):
         ENGINE.apply(state, "keep Td")
@@ -282,7 +288,7 @@ def test_bl5_a_taken_joker_turns_over_three_and_the_taker_keeps_one() -> None:
         ENGINE.apply(state, "hand 1")
     state = ENGINE.apply(state, "keep Qd")
     assert state.discards == ("X1", "Kd", "Jd") and state.revealed == ()
-    assert ENGINE.view(state, None)["holding"] == {"seat": 0, "face": "Qd", "from": None}
+    assert ENGINE.view(state, None).holding == BlocksHeld(seat=0, face="Qd", origin=None)
     state = ENGINE.apply(state, "hand 3")
     assert state.hands[0] == ((), (), ("Qd",)) and state.general[0] == "Td"
     assert ENGINE.current_player(state) == 1
@@ -360,10 +366,12 @@ def test_bl7_hand_points_win_bonus_and_the_no_pair_penalty() -> None:
     ]
 
 
+TWO_WON = [["2c", "2d", "6h", "8s", "Tc"], ["3c", "3d", "7h", "9s", "Jc"], ["4c", "5d", "6s", "8c", "Qd"]]
+TWO_LOST = [["Ac", "4d", "5h", "7s", "9c"], ["Ad", "4h", "5s", "7c", "9d"], ["Kc", "Kd", "5c", "7d", "9h"]]
+
+
 def test_bl7_winning_two_scores_three_and_the_match_goes_on_below_the_target() -> None:
-    hands0 = [["2c", "2d", "6h", "8s", "Tc"], ["3c", "3d", "7h", "9s", "Jc"], ["4c", "5d", "6s", "8c", "Qd"]]
-    hands1 = [["Ac", "4d", "5h", "7s", "9c"], ["Ad", "4h", "5s", "7c", "9d"], ["Kc", "Kd", "5c", "7d", "9h"]]
-    state = play_scripted(hands0, hands1, ADVANCED)
+    state = play_scripted(TWO_WON, TWO_LOST, ADVANCED)
     assert state.results[0].won == (2, 1) and state.results[0].points == (-1 + 3, -1 - 1 + 0)
     assert state.totals == (2, -2)
     assert ENGINE.outcome(state) is None
@@ -372,7 +380,8 @@ def test_bl7_winning_two_scores_three_and_the_match_goes_on_below_the_target() -
     deck = shuffled(BLOCKS, derive_seed(0, "game", 1))
     assert state.supplies == (tuple(deck[15:30]), tuple(deck[:15]))
     view = ENGINE.view(state, 0)
-    assert view["scores"] == [2, -2] and view["last_result"]["points"] == [2, -2]
+    assert view.last_result is not None
+    assert view.scores == (2, -2) and view.last_result.points == (2, -2)
 
 
 def test_bl7_match_to_eleven_needs_more() -> None:
@@ -382,7 +391,7 @@ def test_bl7_match_to_eleven_needs_more() -> None:
     eleven = play_scripted(hands0, hands1, {"scoring": "advanced", "target": 11})
     assert seven.totals == eleven.totals == (-4, 6)
     assert seven.phase == eleven.phase == "build"  # 6 < 7: both matches go on
-    assert ENGINE.view(eleven, None)["config"] == {"scoring": "advanced", "target": 11}
+    assert ENGINE.view(eleven, None).config == {"scoring": "advanced", "target": 11}
 
 
 # --- BL-8 tie replay --------------------------------------------------------------------
@@ -395,7 +404,7 @@ def test_bl8_a_basic_game_that_ends_equal_waits_for_a_tie_replay() -> None:
     assert result(state).pairs == (0, 1, None) and result(state).winner is None
     assert ENGINE.current_player(state) == TABLE_SEAT and ENGINE.outcome(state) is None
     assert [str(a) for a in ENGINE.legal_actions(state)] == ["tie-replay"]
-    assert ENGINE.view(state, 0)["legal"] == [] and ENGINE.view(state, 0)["phase"] == "tie-replay"
+    assert ENGINE.view(state, 0).legal == () and ENGINE.view(state, 0).phase == "tie-replay"
     with pytest.raises(IllegalAction, match="tie-replay game has not started"):
         ENGINE.apply(state, "place 0,0")
     replay = ENGINE.apply(state, "tie-replay")
@@ -403,7 +412,8 @@ def test_bl8_a_basic_game_that_ends_equal_waits_for_a_tie_replay() -> None:
     assert replay.hands == (((), (), ()), ((), (), ()))
     with pytest.raises(IllegalAction, match="only possible after a game or match that ended equal"):
         ENGINE.apply(replay, "tie-replay")
-    assert ENGINE.view(replay, None)["last_result"]["winner"] is None
+    last = ENGINE.view(replay, None).last_result
+    assert last is not None and last.winner is None
 
 
 def test_bl8_an_advanced_match_equal_at_the_target_is_decided_by_a_tie_replay() -> None:
@@ -456,18 +466,20 @@ def test_lp3_views_hide_faces_supplies_and_the_seed() -> None:
         state = ENGINE.apply(state, ENGINE.legal_actions(state)[0])
     spectator = ENGINE.view(state, None)
     assert ENGINE.view(state, TABLE_SEAT) == spectator
-    assert all(place["face"] is None for place in spectator["pyramid"])
-    assert spectator["next_block"] is None and spectator["legal"] == []
-    assert spectator["supplies"] == [{"count": 11}, {"count": 12}]
-    assert spectator["general_supply"] == {"count": 24}
+    assert all(place.face is None for place in spectator.pyramid)
+    assert spectator.next_block is None and spectator.legal == ()
+    assert spectator.supplies == (BlocksSupply(count=11), BlocksSupply(count=12))
+    assert spectator.general_supply == BlocksSupply(count=24)
+    assert not spectator.omniscient
     for seat in (0, 1):
         view = ENGINE.view(state, seat)
-        faces = [p["face"] for p in view["pyramid"] if p["filled"]]
-        placers = [p["placer"] for p in view["pyramid"] if p["filled"]]
+        faces = [p.face for p in view.pyramid if p.filled]
+        placers = [p.placer for p in view.pyramid if p.filled]
         assert all(
             (face is not None) == (placer == seat) for face, placer in zip(faces, placers, strict=True)
         )
         assert "987654321" not in repr(view) and "seed" not in repr(view)
+        assert "987654321" not in repr(view.data()) and "seed" not in repr(view.data())
     with pytest.raises(ValueError, match="seat must be"):
         ENGINE.view(state, 2)
 
@@ -476,10 +488,53 @@ def test_lp3_the_full_view_shows_everything_for_replays() -> None:
     state = ENGINE.initial_state(None, 77)
     state = ENGINE.apply(state, "place 0,0")
     full = ENGINE.full_view(state)
-    assert full["seat"] == "all"
-    assert full["pyramid"][0]["face"] == ENGINE.initial_state(None, 77).supplies[0][0]
-    assert full["supplies"][1]["blocks"] == list(state.supplies[1])
-    assert full["general_supply"]["blocks"] == list(state.general)
-    assert full["next_block"] == state.supplies[1][0]
-    assert full["legal"] == [str(a) for a in ENGINE.legal_actions(state)]
-    assert "seed" not in repr(full)
+    assert full.seat is None and full.omniscient
+    assert full.pyramid[0].face == ENGINE.initial_state(None, 77).supplies[0][0]
+    assert full.supplies[1].blocks == state.supplies[1]
+    assert full.general_supply.blocks == state.general
+    assert full.next_block == state.supplies[1][0]
+    assert full.legal == tuple(str(a) for a in ENGINE.legal_actions(state))
+    assert "seed" not in repr(full) and "seed" not in repr(full.data())
+
+
+def typed_parts(value: Any, where: str) -> Iterator[str]:
+    """Every path inside ``value`` that is not a frozen dataclass, a tuple or a plain scalar."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if not type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            yield where
+        for field in dataclasses.fields(value):
+            if field.name != "config" or where != "view":
+                yield from typed_parts(getattr(value, field.name), f"{where}.{field.name}")
+    elif isinstance(value, tuple):
+        for k, item in enumerate(value):
+            yield from typed_parts(item, f"{where}[{k}]")
+    elif not isinstance(value, (str, int, type(None))):
+        yield where
+
+
+def test_lp3_views_are_frozen_typed_values_with_json_ready_data() -> None:
+    hands0 = [ROYAL, WHEEL, ["9h", "9d", "Kc", "7c", "3s"]]
+    hands1 = [["8c", "8d", "8h", "8s", "2c"], SIX_HIGH, ["9c", "9s", "Kd", "7d", "2s"]]
+    built = build(ENGINE.initial_state(ADVANCED, 0, scripted_deck((["X1", *BLOCKS[1:15]], BLOCKS[26:41]))))
+    joker = ENGINE.apply(built, "take 4,3")
+    states = [
+        ENGINE.initial_state(ADVANCED, 0),
+        built,
+        joker,  # blocks turned over
+        ENGINE.apply(joker, f"keep {joker.revealed[0]}"),  # holding a block kept
+        ENGINE.apply(build(ENGINE.initial_state(None, 3)), "take 4,1"),  # holding a block taken
+        play_scripted(TWO_WON, TWO_LOST, ADVANCED),  # a showdown scored, the next game dealt
+        play_scripted(hands0, hands1),  # over
+    ]
+    assert [state.phase for state in states] == ["build", "take", "joker", "hand", "hand", "build", "over"]
+    for state in states:
+        for view in (ENGINE.view(state, 0), ENGINE.view(state, None), ENGINE.full_view(state)):
+            assert isinstance(view, BlocksView) and isinstance(view.config, Mapping)
+            assert list(typed_parts(view, "view")) == []
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                view.phase = "over"  # type: ignore[misc]
+            assert json.loads(json.dumps(view.data()))["phase"] == view.phase
+    scored = ENGINE.view(states[-2], None).last_result
+    assert scored is not None and scored.breakdown is not None and scored.hands[0][0].value > 0
+    over = ENGINE.view(states[-1], None).outcome
+    assert over is not None and over.winner == 0 and over.games[-1].hands == over.hands

@@ -102,7 +102,7 @@ def test_samples_are_positions_the_view_could_be(game: str, config: dict[str, An
         assert samples == sample_states(game, view)  # seeded from the view: the same every time
         for sample in samples:
             assert engine.view(sample, 0) == view
-            assert [str(a) for a in engine.legal_actions(sample)] == view["legal"]
+            assert [str(a) for a in engine.legal_actions(sample)] == list(view.legal)
         if len(hidden) > 1:
             assert len(samples) == HINT_SAMPLES
             assert len({repr(sample) for sample in samples}) > 1
@@ -117,7 +117,7 @@ def test_the_real_seed_is_never_used_with_reshuffle() -> None:
     engine = get_engine("pyramid")
     state = positions("pyramid", {"reshuffle": True}, 1, seed=3)[0]
     view = engine.view(state, 0)
-    assert "seed" not in view
+    assert view.seed is None
     assert {sample.seed for sample in sample_states("pyramid", view)} != {state.seed}
     assert len({sample.seed for sample in sample_states("pyramid", view)}) == HINT_SAMPLES
 
@@ -126,6 +126,18 @@ def test_a_hint_takes_a_view_not_a_state() -> None:
     state = get_engine("tripeaks").initial_state(None, 5)
     with pytest.raises(TypeError, match="view"):
         hint("tripeaks", state)  # type: ignore[arg-type]
+
+
+def test_a_hint_takes_the_players_own_view() -> None:
+    """A spectator's view offers no move, and a full view shows the hidden cards (LP-3):
+    neither is a view to hint from."""
+    engine = get_engine("pyramid")
+    state = engine.initial_state(None, 5)
+    for other in (engine.view(state, None), engine.full_view(state)):
+        with pytest.raises(ValueError, match="player's own view"):
+            hint("pyramid", other)
+    with pytest.raises(ValueError, match="pyramid view"):
+        hint("pyramid", get_engine("tripeaks").view(get_engine("tripeaks").initial_state(None, 5), 0))
 
 
 def test_with_nothing_hidden_the_hint_keeps_a_winnable_game_winnable() -> None:

@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import GAMES, IllegalAction, get_engine
+from games.engine import IllegalAction, engine_names, get_engine
+
+GAMES = engine_names()
 
 LEGAL_TEXTS: dict[str, list[str]] = {
     "pyramid": ["draw", "redeal", "resign", "Kh", "5h+8c", "10d+3c", "As+Qc", "tc+3D"],
@@ -34,6 +36,7 @@ LEGAL_TEXTS: dict[str, list[str]] = {
         "discard x",
     ],
     "blocks": ["place 0,3", "take 2, 1", "hand 2", "keep Ah", "keep X1", "tie-replay"],
+    "tauron": ["check", "call", "fold", "show", "tie-replay", "bet 3", "RAISE 12"],
 }
 """Texts of each game's grammar that parse, to mutate; every engine must have some."""
 

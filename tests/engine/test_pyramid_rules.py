@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalAction, get_engine, rng
+from games.engine import IllegalAction, Move, get_engine, rng
 from games.engine.cards import STANDARD_DECK
-from games.engine.pyramid import GEOMETRY, PyramidEngine, PyramidState, Remove, available_cards
+from games.engine.pyramid import GEOMETRY, PyramidEngine, PyramidState, PyramidView, Remove, available_cards
 from games.engine.tripeaks import Play
 
 ENGINE = get_engine("pyramid")
@@ -92,17 +92,17 @@ def test_py1_deal_fills_rows_from_the_apex_then_the_stock() -> None:
     assert state.stock == tuple(PLAIN[28:])
     assert state.stock[0] == "3h"
     assert state.waste == ()
-    rows = ENGINE.view(state, 0)["tableau"]
-    assert [[slot["card"] for slot in row] for row in rows][:3] == [["Ac"], ["2c", "3c"], ["4c", "5c", "6c"]]
-    assert [slot["card"] for slot in rows[6]] == ["9d", "Td", "Jd", "Qd", "Kd", "Ah", "2h"]
-    assert [(slot["row"], slot["index"]) for slot in rows[6]] == [(6, i) for i in range(7)]
+    rows = ENGINE.view(state, 0).tableau
+    assert [[slot.card for slot in row] for row in rows][:3] == [["Ac"], ["2c", "3c"], ["4c", "5c", "6c"]]
+    assert [slot.card for slot in rows[6]] == ["9d", "Td", "Jd", "Qd", "Kd", "Ah", "2h"]
+    assert [(slot.row, slot.index) for slot in rows[6]] == [(6, i) for i in range(7)]
 
 
 def test_py1_only_the_last_row_is_exposed_at_the_start() -> None:
     """PY-1: a card is exposed when no card in play covers it."""
     state = ENGINE.initial_state(deck=PLAIN)
-    rows = ENGINE.view(state, 0)["tableau"]
-    assert [slot["exposed"] for row in rows for slot in row] == [False] * 21 + [True] * 7
+    rows = ENGINE.view(state, 0).tableau
+    assert [slot.exposed for row in rows for slot in row] == [False] * 21 + [True] * 7
     assert available_cards(state) == ["9d", "Td", "Jd", "Qd", "Kd", "Ah", "2h", "3h"]
 
 
@@ -110,6 +110,26 @@ def test_py1_legal_actions_of_the_plain_deal_in_their_stable_order() -> None:
     """PY-1, PY-3: Kings first, then pairs in the order of the available cards, then the rest."""
     state = ENGINE.initial_state(deck=PLAIN)
     assert legal(state) == ["Kd", "3h+Td", "2h+Jd", "Ah+Qd", "draw", "resign"]
+
+
+def test_py3_the_views_moves_name_their_kind_and_cards() -> None:
+    """PY-3, PY-4: the player's view offers each legal action as a Move: a removal with its
+    cards (the pair lowest value first, or the King), then draw, redeal and resign."""
+    state = ENGINE.initial_state(deck=PLAIN)
+    assert ENGINE.view(state, 0).moves == (
+        Move("Kd", "remove", cards=("Kd",)),
+        Move("3h+Td", "remove", cards=("3h", "Td")),
+        Move("2h+Jd", "remove", cards=("2h", "Jd")),
+        Move("Ah+Qd", "remove", cards=("Ah", "Qd")),
+        Move("draw", "draw"),
+        Move("resign", "resign"),
+    )
+    state = play(state, *["draw"] * 24)
+    assert [(move.kind, move.cards) for move in ENGINE.view(state, 0).moves][-2:] == [
+        ("redeal", ()),
+        ("resign", ()),
+    ]
+    assert ENGINE.view(play(state, "resign"), 0).moves == ()
 
 
 def test_py1_covered_by_the_two_cards_below() -> None:
@@ -133,8 +153,8 @@ def test_py2_stock_top_is_face_up_and_available() -> None:
     """PY-2: the stock's top card is face up and available."""
     state = ENGINE.initial_state(deck=PLAIN)
     view = ENGINE.view(state, 0)
-    assert view["stock_top"] == "3h"
-    assert view["stock_count"] == 24
+    assert view.stock_top == "3h"
+    assert view.stock_count == 24
     state = play(state, "3h+Td")
     assert state.stock[0] == "4h"
     assert state.points == 7
@@ -346,7 +366,7 @@ def test_py6_reserve_deals_six_available_cards() -> None:
     state = play(state, "5h+8h")
     assert state.reserve == ("3h", "4h", None, "6h", "7h", None)
     assert state.points == 4
-    assert ENGINE.view(state, 0)["reserve"] == ["3h", "4h", None, "6h", "7h", None]
+    assert ENGINE.view(state, 0).reserve == ("3h", "4h", None, "6h", "7h", None)
     state = play(state, "4h+9d")
     assert state.points == 4 + 2 + 5
 
@@ -370,7 +390,7 @@ def test_py6_six_rows() -> None:
     assert legal(state) == ["4d+9d", "5d+8d", "6d+7d", "draw", "resign"]
     assert refused(state, "Ac+Qc") == "Ac is covered by 2c and 3c"
     assert state.redeals_left == 3
-    assert [len(row) for row in ENGINE.view(state, 0)["tableau"]] == [1, 2, 3, 4, 5, 6]
+    assert [len(row) for row in ENGINE.view(state, 0).tableau] == [1, 2, 3, 4, 5, 6]
 
 
 def test_py6_one_deal() -> None:
@@ -388,7 +408,7 @@ def test_py6_waste_off_limits() -> None:
     assert "3s+Td" in legal(state)
     assert "Ts" not in available_cards(state)
     view = ENGINE.view(state, 0)
-    assert view["waste_top"] == "Ts" and view["waste_top_available"] is False
+    assert view.waste_top == "Ts" and view.waste_top_available is False
 
 
 def test_py6_reshuffle_uses_the_games_own_seeded_stream() -> None:
@@ -466,7 +486,7 @@ def test_py6_variants_combine() -> None:
     }
     state = ENGINE.initial_state(config, deck=PLAIN)
     assert len(state.tableau) == 21 and len(state.reserve) == 6 and len(state.stock) == 25
-    assert ENGINE.view(state, 0)["config"] == {
+    assert ENGINE.view(state, 0).config == {
         **config,
         "redeals": 2,
         "overlap_pairs": False,
@@ -539,7 +559,7 @@ def test_py8_par_by_the_pass_the_tableau_was_cleared(redeals_first: int, expecte
         state = play(state, "draw", "redeal")
     state = play(state, "Kc")
     assert state.cleared_pass == redeals_first + 1
-    assert ENGINE.view(state, 0)["score"] == expected
+    assert ENGINE.view(state, 0).score == expected
     state = play(state, "resign")
     outcome = ENGINE.outcome(state)
     assert outcome is not None
@@ -551,9 +571,9 @@ def test_py8_par_by_the_pass_the_tableau_was_cleared(redeals_first: int, expecte
 def test_py8_par_counts_the_cards_left_at_the_end() -> None:
     """PY-8: "minus the cards left at the end": removals after the tableau is cleared still count."""
     state = play(position({"scoring": "par"}, tableau={(0, 0): "Kc"}, stock=["5c", "8c", "9c"]), "Kc")
-    assert ENGINE.view(state, 0)["par"] == 47
+    assert ENGINE.view(state, 0).par == 47
     state = play(state, "draw", "5c+8c")
-    assert ENGINE.view(state, 0)["par"] == 49
+    assert ENGINE.view(state, 0).par == 49
 
 
 def test_py8_par_when_the_tableau_is_not_cleared() -> None:
@@ -634,17 +654,25 @@ def test_view_keys_and_hidden_stock() -> None:
     seed = 918273645546372819
     state = play(ENGINE.initial_state(None, seed), "draw")
     view = ENGINE.view(state, 0)
-    assert set(view) == {
-        "game", "config", "tableau", "reserve", "stock_count", "stock_top", "waste", "waste_top",
-        "waste_top_available", "removed", "available", "pass", "redeals_used", "redeals_left", "score",
-        "points", "par", "cards_left", "moves", "legal", "status", "over", "outcome",
+    assert isinstance(view, PyramidView)
+    assert set(view.data()) == {
+        "game", "seat", "config", "moves", "tableau", "reserve", "stock_count", "stock_top", "waste",
+        "waste_top", "waste_top_available", "removed", "available", "pass_number", "redeals_used",
+        "redeals_left", "score", "points", "par", "cards_left", "move_count", "status", "over",
+        "outcome", "stock", "seed",
     }  # fmt: skip
-    text = json.dumps(view)
+    assert view.stock is None and view.seed is None  # set in a full view only
+    text = json.dumps(view.data())
     assert str(seed) not in text
     assert all(card not in text for card in state.stock[1:])
-    assert view["stock_top"] == state.stock[0]
-    assert view["legal"] == legal(state)
-    assert ENGINE.view(state, None) == view == ENGINE.view(state, -1)
+    assert view.stock_top == state.stock[0]
+    assert list(view.legal) == legal(state)
+    assert (view.seat, view.move_count, view.pass_number) == (0, 1, 1)
+    # A spectator sees what the player sees, but is offered no move.
+    spectator = ENGINE.view(state, None)
+    assert spectator == ENGINE.view(state, -1)
+    assert spectator.seat is None and spectator.moves == ()
+    assert replace(spectator, seat=0, moves=view.moves) == view
     with pytest.raises(ValueError, match="one seat"):
         ENGINE.view(state, 1)
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
-from games.engine import get_engine
+from games.engine import View, get_engine
 from games.engine.cards import STANDARD_DECK
 
 
@@ -23,8 +24,13 @@ def played(game: str, seed: int, moves: int) -> object:
     return state
 
 
-def cards_in(data: object) -> set[str]:
-    text = json.dumps(data)
+def filled(view: View) -> set[str]:
+    """The fields ``view`` sets (hidden parts are ``None`` where they are not shown)."""
+    return {key for key, value in view.data().items() if value is not None}
+
+
+def cards_in(view: View) -> set[str]:
+    text = json.dumps(view.data())
     return {card for card in STANDARD_DECK if f'"{card}"' in text}
 
 
@@ -37,12 +43,18 @@ def test_full_view_shows_every_card_and_view_does_not(game: str, moves: int) -> 
     shown = engine.view(state, 0)
     if moves == 0:
         assert len(cards_in(shown)) < len(STANDARD_DECK)  # the stock (and face-down cards) stay hidden
-    assert set(shown) <= set(engine.full_view(state))  # the same shape, plus what was hidden
+    full = engine.full_view(state)
+    # The same shape, plus what was hidden: every field the view fills, the full view fills too.
+    assert type(full) is type(shown)
+    assert filled(replace(shown, seat=None)) <= filled(full)
+    assert full.stock is not None and shown.stock is None
+    assert full.seat is None and full.moves == ()  # a full view is for replays: no one acts on it
 
 
 def test_pyramid_full_view_gives_the_stock_in_order() -> None:
     engine = get_engine("pyramid")
     deck = list(reversed(STANDARD_DECK))
     state = engine.initial_state(None, 0, deck=deck)
-    assert engine.full_view(state)["stock"] == deck[28:]
-    assert "stock" not in engine.view(state, 0) and "seed" not in engine.view(state, None)
+    assert engine.full_view(state).stock == tuple(deck[28:])
+    assert engine.full_view(state).seed == 0
+    assert engine.view(state, 0).stock is None and engine.view(state, None).seed is None

@@ -131,15 +131,16 @@ def test_views_hide_what_they_should(config: dict[str, Any], seed: int, chooser:
     states, _ = playout(config, seed, chooser)
     for state in [*states[:: max(1, len(states) // 12)], states[-1]]:
         spectator = ENGINE.view(state, None)
-        assert cards_in(json.loads(json.dumps(spectator))) == public_cards(state)
+        assert cards_in(json.loads(json.dumps(spectator.data()))) == public_cards(state)
         assert ENGINE.view(state, TABLE_SEAT) == spectator
         for seat in range(config["players"]):
             view = ENGINE.view(state, seat)
-            assert "seed" not in view
+            assert "seed" not in view.data()
             if state.seed > 10**9:  # a short number could be a chip count
-                assert str(state.seed) not in json.dumps(view)
+                assert str(state.seed) not in json.dumps(view.data())
             assert ENGINE.view(redeal_hidden(state, seat, chooser), seat) == view
             if ENGINE.current_player(state) == seat:
-                assert view["legal"] == [str(a) for a in ENGINE.legal_actions(state)]
+                assert view.legal == tuple(str(a) for a in ENGINE.legal_actions(state))
+                assert view.moves == tuple(a.move() for a in ENGINE.legal_actions(state))
             else:
-                assert view["legal"] == []
+                assert view.legal == ()

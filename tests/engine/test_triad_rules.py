@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, asdict, fields, is_dataclass, replace
+from typing import Any
 
 import pytest
 
 from games.engine import TABLE_SEAT, IllegalAction, get_engine, triad
+from games.engine.betting import MatchOutcome
 from games.engine.rng import shuffled
-from games.engine.triad import DECK, TriadEngine, TriadState, hand_value
+from games.engine.triad import DECK, TriadEngine, TriadState, TriadView, hand_value
 from games.engine.triad_hands import sort_cards
 
 ENGINE: TriadEngine = triad.ENGINE
@@ -86,7 +88,7 @@ def test_tr4_ante_button_and_busted_seats() -> None:
     # Hand 2: seat 0 is out; the button skips to seat 1; seat 2's 2 chips cap the ante at 2.
     assert (state.hand_no, state.dealer, state.order) == (2, 1, (2, 1))
     assert (state.chips, state.pot) == ((0, 11, 0), 4)
-    assert ENGINE.view(state, None)["seats"][0]["out"] is True
+    assert ENGINE.view(state, None).seats[0].out is True
 
 
 def test_tr5_deal_one_card_at_a_time_from_left_of_the_dealer() -> None:
@@ -116,7 +118,7 @@ def test_tr6_betting_before_the_draw_and_the_draw_order() -> None:
     assert ENGINE.current_player(state) == 0  # the dealer draws last
     state = play(state, "discard O2")
     assert Counter(state.hands[0]) == Counter(["G3", "G3", "G3", "G2", "G2", "O3"])
-    assert ENGINE.view(state, None)["seats"][1]["discarded"] == [2]
+    assert ENGINE.view(state, None).seats[1].discarded == (2,)
 
 
 def test_tr7_second_round_then_showdown_in_deal_order() -> None:
@@ -128,24 +130,26 @@ def test_tr7_second_round_then_showdown_in_deal_order() -> None:
     assert state.phase == "showdown" and legal(state) == ["show", "fold"]
     state = play(state, "show")
     view = ENGINE.view(state, None)
-    assert view["seats"][1]["cards"] == WEAK.split() and view["seats"][0]["cards"] is None
+    assert view.seats[1].cards == tuple(WEAK.split()) and view.seats[0].cards is None
     # The stronger hand folds anyway: the weaker shown hand wins, and the folded one stays hidden.
     state = play(state, "fold")
     assert (
         state.last is not None and state.last.winners == (1,) and state.chips == (98, 100)
     )  # after the next ante
-    result = ENGINE.view(state, 1)["last_result"]
-    assert result["shown"][0]["seat"] == 1 and result["shown"][0]["name"] == "First-Level Pyramid"
-    assert [entry["seat"] for entry in result["shown"]] == [1] and result["folded"] == [0]
-    assert "P3" not in json.dumps(result)
+    result = ENGINE.view(state, 1).last_result
+    assert result is not None
+    assert result.shown[0].seat == 1 and result.shown[0].name == "First-Level Pyramid"
+    assert [entry.seat for entry in result.shown] == [1] and result.folded == (0,)
+    assert "P3" not in json.dumps(asdict(result))
 
 
 def test_tr7_best_shown_hand_wins() -> None:
     state = play(start([WEAK, STRONG]), "check", "check", "discard -", "discard -", "check", "check")
     state = play(state, "show", "show")
     assert state.last is not None and state.last.winners == (1,) and state.chips == (98, 100)
-    shown = ENGINE.view(state, None)["last_result"]["shown"]
-    assert [(entry["seat"], entry["name"]) for entry in shown] == [
+    result = ENGINE.view(state, None).last_result
+    assert result is not None
+    assert [(entry.seat, entry.name) for entry in result.shown] == [
         (1, "Perfect Purple Full Pyramid"),
         (0, "First-Level Pyramid"),
     ]
@@ -175,7 +179,7 @@ def test_tr8_pot_limit_is_the_default_max_bet() -> None:
     state = play(state, "bet 2")
     assert [a for a in legal(state) if a.startswith("raise")][-1] == "raise 6"
     view = ENGINE.view(state, 0)
-    assert (view["to_call"], view["min_bet"], view["max_bet"]) == (2, 1, 6)
+    assert (view.to_call, view.min_bet, view.max_bet) == (2, 1, 6)
 
 
 def test_tr8_max_bet_config() -> None:
@@ -234,7 +238,7 @@ def test_tr9_discard_twice() -> None:
     state = start([WEAK, STRONG], discard_twice=True)
     assert state.rounds == ("bet", "draw", "bet", "draw", "bet", "showdown")
     state = play(state, "check", "check", "discard -", "discard O1", "check", "check")
-    assert state.phase == "draw" and ENGINE.view(state, None)["draws_left"] == 0
+    assert state.phase == "draw" and ENGINE.view(state, None).draws_left == 0
     state = play(state, "discard -", "discard -", "check", "check", "show", "show")
     assert state.last is not None and state.last.winners == (1,)
 
@@ -243,9 +247,9 @@ def test_tr9_face_up() -> None:
     """TR-9: every hand is public: every seat and spectators see all of them."""
     state = start([WEAK, STRONG], face_up=True)
     for viewer in (0, 1, None):
-        assert [entry["cards"] for entry in ENGINE.view(state, viewer)["seats"]] == [
-            WEAK.split(),
-            STRONG.split(),
+        assert [entry.cards for entry in ENGINE.view(state, viewer).seats] == [
+            tuple(WEAK.split()),
+            tuple(STRONG.split()),
         ]
 
 
@@ -295,7 +299,8 @@ def test_tr14_tie_replay_for_the_held_pot() -> None:
         ["tie-replay"],
     )
     assert (state.pot, state.held, state.chips, state.tied) == (0, 5, (99, 98, 98), (1, 2))
-    assert ENGINE.view(state, 1)["legal"] == [] and ENGINE.view(state, None)["last_result"]["tie"]
+    last = ENGINE.view(state, None).last_result
+    assert ENGINE.view(state, 1).legal == () and last is not None and last.tie
     refused(state, "show", "tie-replay")
     state = play(state, "tie-replay")
     assert (state.kind, state.order, state.phase, state.pot, state.chips) == (
@@ -381,24 +386,65 @@ def test_tr15_equal_stacks_play_a_place_tie_replay() -> None:
 def test_lp3_a_seat_sees_its_own_cards_only() -> None:
     state = start([WEAK, STRONG])
     mine = ENGINE.view(state, 0)
-    assert mine["cards"] == WEAK.split() and mine["seats"][1]["cards"] is None
-    assert mine["seats"][1]["card_count"] == 6 and mine["legal"] == []
-    assert ENGINE.view(state, 1)["legal"][0] == "check"
+    assert isinstance(mine, TriadView) and mine.seat == 0
+    assert mine.cards == tuple(WEAK.split()) and mine.seats[1].cards is None
+    assert mine.seats[1].card_count == 6 and mine.legal == () and mine.moves == ()
+    assert ENGINE.view(state, 1).legal[0] == "check"
     for viewer in (None, TABLE_SEAT):
         spectator = ENGINE.view(state, viewer)
-        assert spectator["cards"] is None and all(entry["cards"] is None for entry in spectator["seats"])
-    text = json.dumps(ENGINE.view(state, 0))
-    assert "seed" not in text and 'deck"' not in text and STRONG not in " ".join(json.loads(text)["cards"])
+        assert spectator.seat is None and spectator.cards is None
+        assert all(entry.cards is None and entry.hand_name is None for entry in spectator.seats)
+    text = json.dumps(mine.data())
+    assert "seed" not in text and mine.deck is None and mine.discard_pile is None
+    assert STRONG not in " ".join(json.loads(text)["cards"])
+    with pytest.raises(ValueError, match="seat must be"):
+        ENGINE.view(state, 2)
 
 
 def test_lp3_full_view_for_replays_shows_everything() -> None:
     state = play(start([WEAK, STRONG, MEDIUM], players=3), "fold")
     full = ENGINE.full_view(state)
-    assert full["omniscient"] and full["seats"][1]["mucked"] == STRONG.split()
-    assert full["seats"][2]["cards"] == MEDIUM.split() and full["deck"] == list(state.deck)
-    assert ENGINE.view(state, 1)["seats"][1]["cards"] == []  # folded: nothing left, even to itself
-    assert ENGINE.view(state, 2)["seats"][1]["cards"] is None
-    assert "mucked" not in json.dumps(ENGINE.view(state, 2))
+    assert full.omniscient and full.seat is None and full.seats[1].mucked == tuple(STRONG.split())
+    assert full.seats[2].cards == tuple(MEDIUM.split()) and full.deck == state.deck
+    assert full.discard_pile == state.pile and full.moves == ()
+    assert ENGINE.view(state, 1).seats[1].cards == ()  # folded: nothing left, even to itself
+    assert ENGINE.view(state, 2).seats[1].cards is None
+    seen = ENGINE.view(state, 2)
+    assert all(entry.mucked is None for entry in seen.seats) and not seen.omniscient
+    assert STRONG not in " ".join(card for entry in seen.seats for card in entry.cards or ())
+
+
+def test_lp3_full_view_shows_the_discard_pile() -> None:
+    state = play(start([MEDIUM, WEAK]), "check", "check", "discard G1 O1")
+    full = ENGINE.full_view(state)
+    assert full.discard_pile == ("G1", "O1") == state.pile and full.discard_count == 2
+    assert ENGINE.view(state, 1).discard_pile is None and ENGINE.view(state, None).deck is None
+
+
+def _values(value: Any) -> list[Any]:
+    if is_dataclass(value) and not isinstance(value, type):
+        return [getattr(value, field.name) for field in fields(value)]
+    return list(value) if isinstance(value, tuple) else []
+
+
+def test_views_are_frozen_typed_values() -> None:
+    """A view is a frozen dataclass of frozen dataclasses and tuples; only ``config`` is a mapping."""
+    state = play(start([WEAK, STRONG]), "check", "check", "discard -", "discard -", "check", "check")
+    state = play(state, "show", "show")
+    for view in (ENGINE.view(state, 0), ENGINE.full_view(state)):
+        assert isinstance(view, TriadView) and view.last_result is not None
+        with pytest.raises(FrozenInstanceError):
+            view.pot = 3  # type: ignore[misc]
+        pending = [getattr(view, field.name) for field in fields(view) if field.name != "config"]
+        while pending:
+            value = pending.pop()
+            assert not isinstance(value, list | dict | set), value
+            pending += _values(value)
+        assert dict(view.config) == ENGINE.normalize_config({"players": 2})
+    match_end = play(start([WEAK, STRONG], hands=1), "fold")
+    outcome = ENGINE.view(match_end, None).outcome
+    assert outcome == MatchOutcome(winner=0, ranking=(0, 1), places=(1, 2), chips=(101, 99), hands=1)
+    assert json.loads(json.dumps(asdict(outcome))) == ENGINE.outcome(match_end)  # the stored form
 
 
 # ---- config, seeds, decks and action texts ----------------------------------------------

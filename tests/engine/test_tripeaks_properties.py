@@ -82,7 +82,7 @@ def test_random_playouts_keep_every_invariant(config: dict[str, Any], seed: int,
             ENGINE.apply(state, action)
         assert (repr(state), hash(state)) == before
         assert ENGINE.view(rehide(state, rnd), 0) == view
-        text = json.dumps(view)
+        text = json.dumps(view.data())
         unseen = [*(state.layout[k] for k in hidden_slots(state)), *state.stock]
         assert not any(card in text for card in unseen if card is not None)
         if config.get("face_up"):

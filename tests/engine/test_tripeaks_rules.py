@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalAction, get_engine, rng
+from games.engine import IllegalAction, Move, get_engine, rng
 from games.engine.cards import STANDARD_DECK
 from games.engine.pyramid import Remove
 from games.engine.tripeaks import (
     COVERED_BY,
     POSITIONS,
     Play,
+    TriPeaksCell,
     TriPeaksEngine,
     TriPeaksState,
+    TriPeaksView,
     adjacent,
 )
 
@@ -85,7 +87,7 @@ def refused(state: TriPeaksState, action: str) -> str:
 
 
 def shown_cards(state: TriPeaksState) -> list[str | None]:
-    return [entry["card"] for row in ENGINE.view(state, 0)["layout"] for entry in row]
+    return [entry.card for row in ENGINE.view(state, 0).layout for entry in row]
 
 
 # --- TP-1 layout -----------------------------------------------------------------------
@@ -108,10 +110,10 @@ def test_tp1_deal_fills_rows_0_to_3_and_only_row_3_is_face_up() -> None:
     state = ENGINE.initial_state(deck=PLAIN)
     assert state.layout == tuple(PLAIN[:28])
     view = ENGINE.view(state, 0)
-    assert [len(row) for row in view["layout"]] == [3, 6, 9, 10]
+    assert [len(row) for row in view.layout] == [3, 6, 9, 10]
     assert shown_cards(state) == [None] * 18 + PLAIN[18:28]
-    assert [entry["face_up"] for row in view["layout"] for entry in row] == [False] * 18 + [True] * 10
-    assert [(entry["row"], entry["index"]) for entry in view["layout"][1]] == [(1, i) for i in range(6)]
+    assert [entry.face_up for row in view.layout for entry in row] == [False] * 18 + [True] * 10
+    assert [(entry.row, entry.index) for entry in view.layout[1]] == [(1, i) for i in range(6)]
 
 
 def test_tp1_a_card_turns_face_up_when_free() -> None:
@@ -121,10 +123,9 @@ def test_tp1_a_card_turns_face_up_when_free() -> None:
     state = play(state, "Ah")
     assert shown_cards(state)[slot(2, 8)] == "5d"
     assert "5d" not in legal(state)  # the waste top is Ah, and 5d is not next to it
-    assert ENGINE.view(state, 0)["layout"][2][8] == {
-        "row": 2, "index": 8, "card": "5d", "face_up": True, "removed": False, "free": True,
-        "playable": False,
-    }  # fmt: skip
+    assert ENGINE.view(state, 0).layout[2][8] == TriPeaksCell(
+        row=2, index=8, card="5d", face_up=True, removed=False, free=True, playable=False
+    )
 
 
 # --- TP-2 start ------------------------------------------------------------------------
@@ -137,7 +138,7 @@ def test_tp2_one_card_starts_the_waste_and_23_stay_in_the_stock() -> None:
     assert state.stock == tuple(PLAIN[29:])
     assert len(state.stock) == 23
     view = ENGINE.view(state, 0)
-    assert view["waste_top"] == "3h" and view["stock_count"] == 23
+    assert view.waste_top == "3h" and view.stock_count == 23
 
 
 # --- TP-3 play -------------------------------------------------------------------------
@@ -147,6 +148,12 @@ def test_tp3_play_one_above_or_below() -> None:
     """TP-3: a free face-up card one rank above or below the waste top goes onto the waste."""
     state = ENGINE.initial_state(deck=PLAIN)
     assert legal(state) == ["2h", "draw", "resign"]
+    # The player's view offers a play with its card.
+    assert ENGINE.view(state, 0).moves == (
+        Move("2h", "play", cards=("2h",)),
+        Move("draw", "draw"),
+        Move("resign", "resign"),
+    )
     state = play(state, "2h")
     assert state.waste == ("3h", "2h")
     assert state.layout[slot(3, 9)] is None
@@ -334,15 +341,22 @@ def test_view_keys_and_hidden_cards() -> None:
     seed = 5551234567890123
     state = ENGINE.initial_state(None, seed)
     view = ENGINE.view(state, 0)
-    assert set(view) == {
-        "game", "config", "layout", "stock_count", "waste", "waste_top", "run", "score", "cards_left",
-        "peaks_cleared", "moves", "legal", "status", "over", "outcome",
+    assert isinstance(view, TriPeaksView)
+    assert set(view.data()) == {
+        "game", "seat", "config", "moves", "layout", "stock_count", "waste", "waste_top", "run",
+        "score", "cards_left", "peaks_cleared", "move_count", "status", "over", "outcome", "stock",
     }  # fmt: skip
-    text = json.dumps(view)
+    assert view.stock is None  # set in a full view only
+    text = json.dumps(view.data())
     assert str(seed) not in text
     assert all(card not in text for card in (*state.layout[:18], *state.stock))
-    assert view["legal"] == legal(state)
-    assert ENGINE.view(state, None) == view
+    assert list(view.legal) == legal(state)
+    assert (view.seat, view.move_count) == (0, 0)
+    # A spectator sees what the player sees, but is offered no move.
+    spectator = ENGINE.view(state, None)
+    assert spectator == ENGINE.view(state, -1)
+    assert spectator.seat is None and spectator.moves == ()
+    assert replace(spectator, seat=0, moves=view.moves) == view
     with pytest.raises(ValueError, match="one seat"):
         ENGINE.view(state, 2)
 

@@ -16,6 +16,7 @@ import json
 import math
 import sys
 import time
+from typing import Any
 
 from games.engine.solver import GAMES, solve
 
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _stats(game: str, config: dict | None, first: int, count: int, time_limit: float | None) -> int:
+def _stats(game: str, config: dict[str, Any] | None, first: int, count: int, time_limit: float | None) -> int:
     wins = decided = 0
     start = time.perf_counter()
     for seed in range(first, first + count):

@@ -31,6 +31,7 @@ from games.engine import get_engine, rng
 from games.engine.solitaire_common import PLAYING, Resign
 from games.engine.solver import _searcher, solve_state
 from games.engine.solver.hint import HINT_BEST_NODES, HINT_SOLVE_NODES, _first_move_values, hint
+from games.engine.tripeaks import TriPeaksView
 
 
 def twin(game: str, state: Any, seed: int) -> Any:
@@ -41,8 +42,9 @@ def twin(game: str, state: Any, seed: int) -> Any:
         other_seed = rng.derive_seed(seed, "twin") if state.config.reshuffle else state.seed
         return replace(state, stock=(*state.stock[:1], *hidden), seed=other_seed)
     view = get_engine(game).view(state, 0)
-    cells = [cell for row in view["layout"] for cell in row]
-    face_down = [k for k, cell in enumerate(cells) if not cell["removed"] and cell["card"] is None]
+    assert isinstance(view, TriPeaksView)
+    cells = [cell for row in view.layout for cell in row]
+    face_down = [k for k, cell in enumerate(cells) if not cell.removed and cell.card is None]
     hidden = rng.shuffled([state.layout[k] for k in face_down] + list(state.stock), seed)
     layout = list(state.layout)
     for k, card in zip(face_down, hidden, strict=False):

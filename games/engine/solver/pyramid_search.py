@@ -484,6 +484,9 @@ class PyramidSearch:
             in_play = bin(self.live).count("1")
             left = None if config.redeals is None else max(0, config.redeals - state.redeals_used)
             redeals_ahead = in_play + 1 if left is None else left
+        # The C core returns (status, positions examined, the winning line's move codes).
+        status: int
+        line: list[int]
         status, self.nodes, line = _pyramid_core.run(
             bytes(self.values),
             self.size,
@@ -624,7 +627,9 @@ class PyramidSearch:
             waste=tuple(card for card in state.waste if keep(card)),
         )
 
-    def _search(self) -> tuple[Callable[[int, int, int], bool], Callable[[], int], list[int]]:
+    def _search(
+        self,
+    ) -> tuple[Callable[[int, int, int], bool], Callable[[], int], list[int], list[int]]:
         failures = Cache(self.failure_limit)
         failed_at = failures.get
         record = failures.put

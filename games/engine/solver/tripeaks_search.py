@@ -131,6 +131,9 @@ class TriPeaksSearch:
     def _run_compiled(self) -> bool:
         """The search in C (``_tripeaks_core.c``): the same positions in the same order, so
         the same verdict, line and count of positions."""
+        # The C core returns (status, positions examined, the winning line's layout indexes).
+        status: int
+        line: list[int]
         status, self.nodes, line = _tripeaks_core.run(
             bytes(self.ranks),
             bytes(b for pair in COVERED_BY for b in (*pair, 255, 255)[:2]),
