@@ -6,4 +6,4 @@ from accounts.models import User
 
 @admin.register(User)
 class CapstoneUserAdmin(UserAdmin):
-    fieldsets = (*UserAdmin.fieldsets, ("Profile", {"fields": ("bio",)}))
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Profile", {"fields": ("bio",)}))

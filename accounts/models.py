@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models import Q
@@ -23,7 +25,7 @@ class User(AbstractUser):
         max_length=280, blank=True, help_text="A line or two about you, shown on your profile."
     )
 
-    objects = CaseInsensitiveUserManager()
+    objects: ClassVar[CaseInsensitiveUserManager] = CaseInsensitiveUserManager()
 
     class Meta:
         constraints = [

@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from axes.attempts import get_cool_off_threshold
+from axes.conf import settings as axes_settings
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off
 from axes.models import AccessAttempt
@@ -27,6 +28,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.models import User
+
+
+class AxesHttpRequest(HttpRequest):
+    """A request as axes hands it to its handler: its proxy handler has set these first.
+    Only an annotation: the request is Django's own ``HttpRequest``."""
+
+    axes_locked_out: bool
+    axes_credentials: dict[str, Any] | None
+    axes_ip_address: str | None
 
 
 def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str:
@@ -68,7 +78,7 @@ class AccountAndAddressHandler(AxesDatabaseHandler):
         self,
         sender: Any,
         credentials: dict[str, Any],
-        request: HttpRequest | None = None,
+        request: AxesHttpRequest | None = None,
         **kwargs: Any,
     ) -> None:
         super().user_login_failed(sender, credentials, request, **kwargs)
@@ -114,4 +124,6 @@ def lockout_response(
         "failure_limit": settings.LOGIN_FAILURES_PER_ADDRESS if by_address else settings.AXES_FAILURE_LIMIT,
         "wait": humane_duration(cool_off),
     }
-    return render(request, settings.AXES_LOCKOUT_TEMPLATE, context, status=settings.AXES_HTTP_RESPONSE_CODE)
+    return render(
+        request, settings.AXES_LOCKOUT_TEMPLATE, context, status=axes_settings.AXES_HTTP_RESPONSE_CODE
+    )

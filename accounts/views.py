@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts.forms import ProfileForm, SignupForm
 from accounts.selectors import public_profile
 from accounts.services import register
-from games.catalogue import CATALOGUE
+from config.http import AuthenticatedHttpRequest
+from games import kinds
 from games.selectors import daily_streaks, player_games, player_stats
 
 
@@ -53,7 +54,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "games": Paginator(
             player_games(person, game=request.GET.get("game", ""), result=request.GET.get("result", "")), 25
         ).get_page(request.GET.get("page")),
-        "catalogue": CATALOGUE,
+        "catalogue": kinds.GAMES,
         "game_filter": request.GET.get("game", ""),
         "result_filter": request.GET.get("result", ""),
     }
@@ -62,7 +63,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def edit_profile(request: HttpRequest) -> HttpResponse:
+def edit_profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()

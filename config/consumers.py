@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
+from accounts.models import User
 from config import safe_json
 from games.socket_limits import PING, FrameLimiter, Rate, SharedBuckets, Verdict
 
@@ -23,7 +25,7 @@ FRAME_DEPTH = 8
 _shared = SharedBuckets()
 
 
-def frame_limiter(scope: dict[str, Any], rate: Rate, limiter: FrameLimiter | None = None) -> FrameLimiter:
+def frame_limiter(scope: Mapping[str, Any], rate: Rate, limiter: FrameLimiter | None = None) -> FrameLimiter:
     """The limit of a socket at ``rate``. A signed-in person's sockets of one rate share
     their frames in this process (a new socket starts where the closed one left off); an
     anonymous socket has its own. With ``limiter``, that socket changes to ``rate``."""
@@ -48,10 +50,18 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
     kept flooding, the socket is closed with ``FLOODING`` and the consumer stops.
     """
 
+    @property
+    def person(self) -> User | None:
+        """The socket's signed-in person, or ``None`` for an anonymous socket."""
+        user = self.scope.get("user")
+        return user if isinstance(user, User) and user.is_authenticated else None
+
     too_fast: ClassVar[str]
     limiter: FrameLimiter
 
-    async def send(
+    # channels' WebSocket consumers change AsyncConsumer.send's signature (their stub ignores
+    # the same override).
+    async def send(  # type: ignore[override]
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
         # The client may leave while a frame is on its way (a table change, the lobby's next
@@ -68,7 +78,9 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
                 await self.close(code=FLOODING, reason="too many frames")
                 # Done with this socket now, not when daphne drops it (a second later, if the
                 # client ignores the close): what the flood still sends is never dispatched.
-                await self.websocket_disconnect({"type": "websocket.disconnect", "code": FLOODING})
+                await self.websocket_disconnect(
+                    {"type": "websocket.disconnect", "code": FLOODING, "reason": "too many frames"}
+                )
             if verdict is not Verdict.ADMIT:
                 return
         await super().dispatch(message)
