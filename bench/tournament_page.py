@@ -73,8 +73,8 @@ def full_tournament(players: int) -> Tournament:
                     tables.advance(game_id=record.pk, version=record.version)
                 else:
                     user = table.seats.get(number=seat).user
-                    text = engine.view(current_state(record), seat)["legal"][0]
-                    tables.act(table_id=table.pk, user=user, text=text, expected_version=record.version)
+                    text = engine.view(current_state(record), seat).legal[0]
+                    tables.act(table_id=table.pk, user=user, move=text, expected_version=record.version)
                 record.refresh_from_db()
         time.sleep(0.2)  # the worker records results and deals the next round
     return tournament

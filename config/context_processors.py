@@ -10,3 +10,15 @@ from django.http import HttpRequest
 
 def site(request: HttpRequest) -> dict[str, Any]:
     return {"SITE_NAME": settings.SITE_NAME}
+
+
+def games(request: HttpRequest) -> dict[str, Any]:
+    """The games' names for page copy, from the registry (no page lists them by hand)."""
+    from games import kinds  # the registry imports the apps' models
+
+    return {
+        "game_names": kinds.names(kinds.GAMES),
+        "table_game_names": kinds.names(kinds.TABLE_GAMES),
+        "tournament_game_names": kinds.names(tuple(s for s in kinds.TABLE_GAMES if s.in_tournaments)),
+        "game_invitation": kinds.invitation(),
+    }

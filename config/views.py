@@ -8,12 +8,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from config.health import run_checks
-from games.catalogue import CATALOGUE
+from games import kinds
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"games": CATALOGUE})
+    return render(request, "home.html", {"games": kinds.GAMES})
 
 
 @never_cache

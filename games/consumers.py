@@ -21,9 +21,10 @@ from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
 from games import tables
+from games.errors import GameError
 from games.models import Seat
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
-from games.table_presenter import compose_action, render_lobby, render_table
+from games.table_frames import render_lobby, render_table
 
 MAX_FRAME = 4096
 LOBBY_SPACING_S = 0.3
@@ -63,7 +64,7 @@ class TableConsumer(FrameLimitedConsumer):
         self.last_error: tuple[int, str, str] | None = None
         self.limiter = frame_limiter(self.scope, WATCHER)
         await self.accept()
-        rate = await database_sync_to_async(table_rate)(self.table_id, self.scope.get("user"))
+        rate = await database_sync_to_async(table_rate)(self.table_id, self.person)
         if rate is None:
             await self.close(code=4404)
             return
@@ -85,24 +86,25 @@ class TableConsumer(FrameLimitedConsumer):
             message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
             if not isinstance(message, dict):
                 raise ValueError("frames are JSON objects")
-            text = compose_action(message)
+            if not isinstance(message.get("action"), str):
+                raise ValueError("a move names its action")
             version = int(message["version"])
         except (ValueError, KeyError, TypeError) as exc:
             await self.send_table(error=f"That message could not be read ({exc}); nothing was played.")
             return
-        user = self.scope.get("user")
+        user = self.person
         try:
             await database_sync_to_async(tables.act)(
-                table_id=self.table_id, user=user, text=text, expected_version=version
+                table_id=self.table_id, user=user, move=message, expected_version=version
             )
-        except tables.GameError as exc:
+        except GameError as exc:
             await self.send_table(error=str(exc))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")
         if version is None:
             # Seats changed (announced without a version): whoever is here may have sat down or left.
-            rate = await database_sync_to_async(table_rate)(self.table_id, self.scope.get("user"))
+            rate = await database_sync_to_async(table_rate)(self.table_id, self.person)
             if rate is not None:
                 frame_limiter(self.scope, rate, self.limiter)
         elif self.sent_version is not None and version <= self.sent_version:
@@ -115,9 +117,7 @@ class TableConsumer(FrameLimitedConsumer):
         if error and self.last_error is not None and self.last_error[:2] == (self.sent_version, error):
             await self.send(text_data=self.last_error[2])
             return
-        html, version = await database_sync_to_async(render_table)(
-            self.table_id, self.scope.get("user"), error
-        )
+        html, version = await database_sync_to_async(render_table)(self.table_id, self.person, error)
         self.sent_version = version
         # Only a started table's: an open one's seats change without a new version.
         self.last_error = (version, error, html) if error and version is not None else None

@@ -1,25 +1,19 @@
-"""New-game forms: RULES.md's variants under plain names, turned into an engine config."""
+"""New-game forms: which deal, and RULES.md's variants under plain names, turned into an engine config."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django import forms
 
 from games.engine.base import MAX_SEED
+from games.kinds.spec import SolitaireSpec
 
 DEAL_CHOICES = [
     ("random", "A random deal"),
     ("winnable", "A random deal that can be won"),
     ("number", "The deal with the number below"),
-]
-
-PASS_CHOICES = [
-    ("0", "1 pass (One Deal)"),
-    ("1", "2 passes"),
-    ("2", "3 passes (standard)"),
-    ("3", "4 passes"),
-    ("unlimited", "Unlimited"),
 ]
 
 
@@ -36,7 +30,8 @@ class DealForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("deal") == "number" and data.get("number") is None:
             self.add_error("number", "Type the number of the deal you want to play.")
         return data
@@ -51,42 +46,13 @@ class DealForm(forms.Form):
         return {}
 
 
-class PyramidForm(DealForm):
-    rows = forms.TypedChoiceField(
-        choices=[(7, "7 rows (28 cards)"), (6, "6 rows (21 cards)")], coerce=int, initial=7, label="Pyramid"
-    )
-    passes = forms.ChoiceField(choices=PASS_CHOICES, initial="2", label="Passes through the stock")
-    reserve = forms.BooleanField(required=False, label="Reserve: six extra cards, face up, usable any time")
-    clear_the_board = forms.BooleanField(required=False, label="Win as soon as the pyramid is cleared")
-    overlap_pairs = forms.BooleanField(required=False, label="A card may pair with the one card covering it")
-    waste_off_limits = forms.BooleanField(required=False, label="Waste cards can't be used")
-    reshuffle = forms.BooleanField(required=False, label="Shuffle the waste at each redeal")
-    scoring = forms.ChoiceField(
-        choices=[("points", "Points"), ("par", "Par (competitive, 3 passes at most)")],
-        initial="points",
-        label="Scoring",
-    )
+@cache
+def new_game_form(spec: SolitaireSpec) -> type[DealForm]:
+    """The new-game form of a solitaire game: the deal, then the variant options its spec
+    offers, bounded by the engine's own options."""
+    fields = spec.options_form_fields()
 
-    def config(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        passes = data["passes"]
-        return {
-            "rows": data["rows"],
-            "redeals": None if passes == "unlimited" else int(passes),
-            "reserve": data["reserve"],
-            "clear_the_board": data["clear_the_board"],
-            "overlap_pairs": data["overlap_pairs"],
-            "waste_off_limits": data["waste_off_limits"],
-            "reshuffle": data["reshuffle"],
-            "scoring": data["scoring"],
-        }
+    def config(self: DealForm) -> dict[str, Any]:
+        return {key: self.cleaned_data[key] for key in fields}
 
-
-class TriPeaksForm(DealForm):
-    face_up = forms.BooleanField(required=False, label="All cards face up")
-
-    def config(self) -> dict[str, Any]:
-        return {"face_up": self.cleaned_data["face_up"]}
-
-
-NEW_GAME_FORMS: dict[str, type[DealForm]] = {"pyramid": PyramidForm, "tripeaks": TriPeaksForm}
+    return type(f"{spec.name}Form", (DealForm,), {**fields, "config": config})

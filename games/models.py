@@ -14,15 +14,25 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from games.engine import GAMES
 
-GAME_CHOICES = [(name, name) for name in GAMES]
+class NamesItsGame(models.Model):
+    """A row about one game: its ``game`` is a slug of the registry (``games.kinds``), which is
+    checked where rows are made, not by the column, so a new game needs no migration."""
+
+    game = models.CharField(max_length=16)
+
+    class Meta:
+        abstract = True
+
+    def get_game_display(self) -> str:
+        from games import kinds  # the registry's modules import this one
+
+        return kinds.BY_SLUG[self.game].name if self.game in kinds.BY_SLUG else self.game
 
 
-class DailyChallenge(models.Model):
+class DailyChallenge(NamesItsGame):
     """One shared deal a day per solitaire game, proven winnable by the solver."""
 
-    game = models.CharField(max_length=16, choices=GAME_CHOICES)
     date = models.DateField(help_text="The UTC day the deal belongs to.")
     seed = models.BigIntegerField()
     config = models.JSONField(default=dict)
@@ -41,7 +51,7 @@ class DailyChallenge(models.Model):
         return f"{self.game} daily {self.date:%Y-%m-%d}"
 
 
-class GameRecord(models.Model):
+class GameRecord(NamesItsGame):
     class Kind(models.TextChoices):
         CASUAL = "casual", "Casual"
         DAILY = "daily", "Daily challenge"
@@ -56,7 +66,6 @@ class GameRecord(models.Model):
     TABLE_KINDS = (Kind.TABLE, Kind.TOURNAMENT)
     """The kinds played at a live table (seats, turn clocks, bots)."""
 
-    game = models.CharField(max_length=16, choices=GAME_CHOICES)
     engine_version = models.PositiveSmallIntegerField()
     config = models.JSONField(default=dict, help_text="The full config, defaults filled in.")
     seed = models.BigIntegerField()
@@ -151,7 +160,7 @@ class Action(models.Model):
         return f"{self.game_id}#{self.seq} seat {self.seat}: {self.text}"
 
 
-class Table(models.Model):
+class Table(NamesItsGame):
     """A live table: seats for people and bots, then one game (a Triad match or a Pyramid Poker game)."""
 
     class Status(models.TextChoices):
@@ -159,7 +168,6 @@ class Table(models.Model):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 
-    game = models.CharField(max_length=16, choices=GAME_CHOICES)
     config = models.JSONField(default=dict, help_text="The full engine config, defaults filled in.")
     clock_seconds = models.PositiveSmallIntegerField(default=30, help_text="Each turn's clock (LP-1).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)

@@ -9,15 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.http import HtmxHttpRequest
 from config.numbers import whole_number
-from games import narration, presenters, replays, selectors, services
-from games.catalogue import GAMES_BY_SLUG
-from games.engine import get_engine
+from games import kinds, narration, replays, selectors, services
+from games.errors import GameError
+from games.kinds.solitaire import waste_top
+from games.kinds.spec import SolitaireSpec, TableSpec
 from games.models import DailyChallenge, GameRecord
 from games.players import SESSION_TOKEN, Player
 from games.table_presenter import game_area
@@ -25,14 +27,14 @@ from games.table_presenter import game_area
 MAX_IMPORT_BYTES = 2_000_000
 
 
-def _step(request: HttpRequest, source: replays.ReplaySource) -> int:
+def _step(request: HtmxHttpRequest, source: replays.ReplaySource) -> int:
     value = request.GET.get("step", "")
     step = whole_number(value, signed=True)
     step = source.steps if step is None else step
     return max(0, min(step, source.steps))
 
 
-def _perspective(request: HttpRequest, source: replays.ReplaySource) -> str:
+def _perspective(request: HtmxHttpRequest, source: replays.ReplaySource) -> str:
     value = request.GET.get("view", replays.EVERYTHING)
     allowed = {key for key, _ in replays.perspectives(source)}
     return value if value in allowed else replays.EVERYTHING
@@ -42,7 +44,7 @@ def replay_context(source: replays.ReplaySource, step: int, perspective: str) ->
     all_states = replays.states(source)
     state = all_states[step]
     view = replays.step_view(source, state, perspective)
-    engine = get_engine(source.game)
+    spec = kinds.get(source.game)
     words = ""
     if step > 0:
         words = narration.narrate(
@@ -55,7 +57,7 @@ def replay_context(source: replays.ReplaySource, step: int, perspective: str) ->
         )
     context: dict[str, Any] = {
         "source": source,
-        "info": GAMES_BY_SLUG[source.game],
+        "info": spec,
         "step": step,
         "steps": source.steps,
         "view": view,
@@ -66,14 +68,14 @@ def replay_context(source: replays.ReplaySource, step: int, perspective: str) ->
         "can_play": False,
         "replay": True,
     }
-    if source.multiplayer:
+    if isinstance(spec, TableSpec):
         seats = source.seats or [_NamedSeat(n, name) for n, name in enumerate(source.names)]
         me = int(perspective) if perspective.isdigit() else None
-        context.update(game_area(source.game, view, seats, me, engine.current_player(state), live=False))
+        context.update(game_area(spec, view, seats, me, spec.engine.current_player(state), live=False))
         context["seats"] = seats
-    else:
-        context["board"] = presenters.board(source.game, view)
-        context["waste_top"] = presenters.waste_top(view)
+    elif isinstance(spec, SolitaireSpec):
+        context["board"] = spec.board(view)
+        context["waste_top"] = waste_top(view)
     return context
 
 
@@ -84,14 +86,14 @@ class _NamedSeat:
         self.number, self.name = number, name
 
 
-def _render_replay(request: HttpRequest, source: replays.ReplaySource, base_url: str) -> HttpResponse:
+def _render_replay(request: HtmxHttpRequest, source: replays.ReplaySource, base_url: str) -> HttpResponse:
     context = replay_context(source, _step(request, source), _perspective(request, source))
     context["base_url"] = base_url
     template = "games/partials/replay_step.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
 
 
-def _closed_reason(request: HttpRequest, record: GameRecord) -> str:
+def _closed_reason(request: HtmxHttpRequest, record: GameRecord) -> str:
     """Why this replay, download or continuation is closed, or "" (LP-6): every game of a
     daily deal whose day is not over (a replay shows every card, so its own player waits
     too), and someone else's running ranked attempt."""
@@ -101,12 +103,12 @@ def _closed_reason(request: HttpRequest, record: GameRecord) -> str:
     return selectors.replay_closed(record, viewer)
 
 
-def _closed(request: HttpRequest, message: str) -> HttpResponse:
+def _closed(request: HtmxHttpRequest, message: str) -> HttpResponse:
     return render(request, "games/closed.html", {"title": "Not open", "message": message}, status=404)
 
 
 @require_safe
-def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = get_object_or_404(GameRecord.objects.select_related("owner", "daily"), pk=game_id)
     reason = _closed_reason(request, record)
     if reason:
@@ -122,13 +124,13 @@ def _finished_daily(game: str, date: str) -> DailyChallenge:
 
 
 @require_safe
-def solution_replay(request: HttpRequest, game: str, date: str) -> HttpResponse:
+def solution_replay(request: HtmxHttpRequest, game: str, date: str) -> HttpResponse:
     daily = _finished_daily(game, date)
     return _render_replay(request, replays.from_daily_solution(daily), request.path)
 
 
 @require_safe
-def export(request: HttpRequest, game_id: int) -> HttpResponse:
+def export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = get_object_or_404(GameRecord, pk=game_id)
     reason = _closed_reason(request, record)
     if reason:
@@ -143,13 +145,13 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def import_game(request: HttpRequest) -> HttpResponse:
+def import_game(request: HtmxHttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST":
         upload = request.FILES.get("file")
         text = request.POST.get("text", "")
         if upload is not None:
-            if upload.size > MAX_IMPORT_BYTES:
+            if (upload.size or 0) > MAX_IMPORT_BYTES:
                 error = "That file is too large to be a game."
             else:
                 text = upload.read().decode("utf-8", errors="replace")
@@ -165,7 +167,7 @@ def import_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def continue_game(request: HttpRequest, game_id: int) -> HttpResponse:
+def continue_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = get_object_or_404(GameRecord, pk=game_id)
     reason = _closed_reason(request, record)
     if reason:
@@ -175,7 +177,7 @@ def continue_game(request: HttpRequest, game_id: int) -> HttpResponse:
         new = services.continue_from(
             record=record, step=whole_number(step) or 0, player=Player.from_request(request)
         )
-    except services.GameError as exc:
+    except GameError as exc:
         messages.error(request, str(exc))
         return redirect("replay", game_id=game_id)
     return redirect(new)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config import safe_json
-from games.engine import GAMES, ReplayError, get_engine
+from games import kinds
+from games.engine import ReplayError, View, get_engine
 from games.engine.base import check_seed
 from games.models import DailyChallenge, GameRecord
 
@@ -43,7 +44,7 @@ class ReplaySource:
 
     @property
     def multiplayer(self) -> bool:
-        return self.game in ("triad", "blocks")
+        return not kinds.get(self.game).solitaire
 
 
 def from_record(record: GameRecord) -> ReplaySource:
@@ -52,11 +53,11 @@ def from_record(record: GameRecord) -> ReplaySource:
     seats = list(table.seats.select_related("user")) if table is not None else []
     if seats:
         names = [seat.name for seat in seats]
-    elif record.game in ("triad", "blocks"):
-        names = [f"Seat {n + 1}" for n in range(seat_count(record.game, record.config))]
+    elif not kinds.get(record.game).solitaire:
+        names = [f"Seat {n + 1}" for n in range(get_engine(record.game).seat_count(record.config))]
     else:
         names = [record.owner.username if record.owner else "Anonymous"]
-    title = f"{record.get_game_display().capitalize()} #{record.pk}"
+    title = f"{record.get_game_display()} #{record.pk}"
     return ReplaySource(
         key=f"game:{record.pk}",
         game=record.game,
@@ -70,10 +71,6 @@ def from_record(record: GameRecord) -> ReplaySource:
         record=record,
         seats=seats,
     )
-
-
-def seat_count(game: str, config: dict[str, Any]) -> int:
-    return int(config.get("players", 2)) if game == "triad" else 2 if game == "blocks" else 1
 
 
 def from_daily_solution(daily: DailyChallenge) -> ReplaySource:
@@ -109,7 +106,7 @@ def perspectives(source: ReplaySource) -> list[tuple[str, str]]:
     return [(EVERYTHING, "Everything"), *((str(n), name) for n, name in enumerate(source.names))]
 
 
-def step_view(source: ReplaySource, state: Any, perspective: str) -> dict[str, Any]:
+def step_view(source: ReplaySource, state: Any, perspective: str) -> View:
     """The view at one step. Only a finished game shows hidden cards (LP-3)."""
     engine = get_engine(source.game)
     if not source.finished:
@@ -163,8 +160,8 @@ def parse_import(text: str) -> dict[str, Any]:
     if missing:
         raise ImportError_(f"This game file lacks {', '.join(missing)}.")
     game = data["game"]
-    if game not in GAMES:
-        raise ImportError_(f"Unknown game {game!r}: Capstone plays {', '.join(GAMES)}.")
+    if not isinstance(game, str) or game not in kinds.BY_SLUG:
+        raise ImportError_(f"Unknown game {game!r}: Capstone plays {', '.join(kinds.BY_SLUG)}.")
     engine = get_engine(game)
     if data["engine_version"] != engine.version:
         raise ImportError_(

@@ -12,7 +12,8 @@ from django.db.models import Count, F, Max, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games.catalogue import GAMES_BY_SLUG, SOLITAIRE_GAMES, GameInfo
+from games import kinds
+from games.kinds.spec import GameSpec
 from games.models import DailyChallenge, GameRecord
 from games.players import Player
 
@@ -34,7 +35,7 @@ def unfinished_games(player: Player, game: str | None = None) -> QuerySet[GameRe
     if _knows_nobody(player):
         return GameRecord.objects.none()
     games = GameRecord.objects.filter(
-        status=GameRecord.Status.PLAYING, game__in=SOLITAIRE_GAMES, **player.ownership()
+        status=GameRecord.Status.PLAYING, game__in=kinds.SOLITAIRE_SLUGS, **player.ownership()
     )
     if game:
         games = games.filter(game=game)
@@ -51,7 +52,7 @@ def deal_is_secret(game: str, seed: int, today: dt.date | None = None) -> bool:
     until then (LP-6). Both solitaire games deal the same 52-card order from a seed (the
     shuffle is one), so a Tri-Peaks game of the Pyramid deal's number would show its stock:
     the seed is secret for every solitaire game, whatever the daily's game."""
-    if game not in SOLITAIRE_GAMES:
+    if game not in kinds.SOLITAIRE_SLUGS:
         return False
     return DailyChallenge.objects.filter(seed=seed, date__gte=today or utc_today()).exists()
 
@@ -63,13 +64,15 @@ def secret_daily_seeds(today: dt.date | None = None) -> set[int]:
 
 def daily_deals(day: dt.date) -> dict[str, DailyChallenge]:
     """The deals of ``day`` that exist, by game; a missing one is the task's to make, never a page's."""
-    return {deal.game: deal for deal in DailyChallenge.objects.filter(date=day, game__in=SOLITAIRE_GAMES)}
+    return {
+        deal.game: deal for deal in DailyChallenge.objects.filter(date=day, game__in=kinds.SOLITAIRE_SLUGS)
+    }
 
 
 def daily_deal_page(game: str, day: dt.date, today: dt.date | None = None) -> DailyChallenge | None:
     """The deal a daily page shows: one that exists, dated at most tomorrow (the deals dealt
     further ahead stay unseen)."""
-    if game not in SOLITAIRE_GAMES or day > (today or utc_today()) + dt.timedelta(days=1):
+    if game not in kinds.SOLITAIRE_SLUGS or day > (today or utc_today()) + dt.timedelta(days=1):
         return None
     return DailyChallenge.objects.filter(game=game, date=day).first()
 
@@ -175,8 +178,8 @@ class VariantStats:
     recent: list[bool] = field(default_factory=list)
 
     @property
-    def info(self) -> GameInfo:
-        return GAMES_BY_SLUG[self.game]
+    def info(self) -> GameSpec:
+        return kinds.get(self.game)
 
     @property
     def win_rate(self) -> float:
@@ -190,7 +193,7 @@ class VariantStats:
 def player_stats(user: User) -> list[VariantStats]:
     """Per game and variant (config), over the player's finished solitaire games, oldest first."""
     finished = GameRecord.objects.filter(
-        owner=user, status=GameRecord.Status.FINISHED, game__in=SOLITAIRE_GAMES
+        owner=user, status=GameRecord.Status.FINISHED, game__in=kinds.SOLITAIRE_SLUGS
     ).order_by("finished_at")
     stats: dict[tuple[str, str], VariantStats] = {}
     for record in finished.only("game", "config", "won", "score", "first_viewed_at", "last_action_at"):

@@ -1,9 +1,9 @@
 """Writes about games: start one, play a move, undo, take a hint, resign.
 
-Every move goes through ``submit_action``: it locks the game row, rebuilds the state
-from the stored actions, asks the engine, appends the ``Action`` with the next number
-and bumps the version, all in one transaction. A stale version or an illegal move raises
-``GameError`` and changes nothing.
+Every move goes through ``submit_action``, which checks what is particular to a solitaire
+game (its owner, its version, a ranked daily attempt) and hands the move to
+``games.moves``, the one pipeline of every game. A stale version or an illegal move
+raises ``GameError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import selectors
-from games.catalogue import SOLITAIRE_GAMES
-from games.engine import IllegalAction, get_engine
+from games import kinds, moves, selectors
+from games.engine import Engine, get_engine
+from games.errors import GameError, NotYourGame, StaleVersion
 from games.models import Action, DailyChallenge, GameRecord
 from games.players import Player
 from games.state_cache import current_state, remember_state
@@ -43,20 +43,6 @@ CLOSED_ASSIST = (
     "{what} closed for this deal until its daily challenge day is over (midnight UTC): "
     "it could show cards that are still hidden."
 )
-
-
-class GameError(Exception):
-    """A refused request; ``str()`` is the message for the player."""
-
-    code = "refused"
-
-
-class StaleVersion(GameError):
-    code = "stale"
-
-
-class NotYourGame(GameError):
-    code = "forbidden"
 
 
 @dataclass(frozen=True)
@@ -99,7 +85,7 @@ def start_solitaire(
     A daily deal whose day is not over is no casual game (LP-6): its number is refused,
     and a random deal is never one. The game's clock starts now (its page only reads).
     """
-    if game not in SOLITAIRE_GAMES:
+    if game not in kinds.SOLITAIRE_SLUGS:
         raise GameError(f"{game!r} is not a solitaire game.")
     engine = get_engine(game)
     secret = selectors.secret_daily_seeds()
@@ -169,10 +155,7 @@ def start_daily(*, daily: DailyChallenge, player: Player) -> GameRecord:
 
 
 def _locked(game_id: int, player: Player) -> GameRecord:
-    try:
-        record = GameRecord.objects.select_for_update().get(pk=game_id)
-    except GameRecord.DoesNotExist:
-        raise GameError("There is no such game.") from None
+    record = moves.lock(game_id)
     if not player.owns(record):
         raise NotYourGame("This is not your game: you can watch it, not play it.")
     return record
@@ -185,28 +168,9 @@ def _check_version(record: GameRecord, expected_version: int | None) -> None:
         )
 
 
-def _finish_if_over(record: GameRecord, engine: Any, state: Any) -> None:
-    outcome = engine.outcome(state)
-    if outcome is None:
-        record.status, record.won, record.score, record.outcome, record.finished_at = (
-            GameRecord.Status.PLAYING,
-            None,
-            None,
-            None,
-            None,
-        )
-        return
-    record.status = GameRecord.Status.FINISHED
-    record.won = bool(outcome.get("won"))
-    record.score = outcome.get("score")
-    record.outcome = outcome
-    record.finished_at = timezone.now()
-
-
 def submit_action(*, game_id: int, player: Player, text: str, expected_version: int | None) -> MoveResult:
     """Apply one move; expects no lock held, takes the game row's lock itself."""
-    if not isinstance(text, str) or not text.strip() or len(text) > 64:
-        raise GameError("A move is a short text such as 'draw' or '5h+8c'.")
+    moves.check_text(text, "'draw' or '5h+8c'")
     with transaction.atomic():
         record = _locked(game_id, player)
         if record.is_over:
@@ -216,23 +180,8 @@ def submit_action(*, game_id: int, player: Player, text: str, expected_version: 
             # LP-6: once its day is over the deal is public (number, replays, solution), so a
             # move made after that cannot count on the day's leaderboard.
             record.ranked = False
-        engine = get_engine(record.game)
-        state = current_state(record)
-        try:
-            action = engine.parse_action(text)
-            new_state = engine.apply(state, action)
-        except IllegalAction as exc:
-            raise GameError(str(exc)[:1].upper() + str(exc)[1:] + ".") from exc
-        Action.objects.create(game=record, seq=record.action_count, seat=0, text=str(action))
-        record.action_count += 1
-        record.version += 1
-        now = timezone.now()
-        record.first_viewed_at = record.first_viewed_at or now
-        record.last_action_at = now
-        _finish_if_over(record, engine, new_state)
-        record.save()
-    remember_state(record, new_state)
-    return MoveResult(record, new_state)
+        moved = moves.apply_locked(record, 0, text)
+    return MoveResult(moved.record, moved.state)
 
 
 def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveResult:
@@ -252,9 +201,8 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
         record.action_count -= 1
         record.undo_count += 1
         record.version += 1
-        engine = get_engine(record.game)
         state = current_state(record)
-        _finish_if_over(record, engine, state)
+        moves.finish_if_over(record, get_engine(record.game), state)
         record.save()
     remember_state(record, state)
     return MoveResult(record, state)
@@ -359,16 +307,23 @@ def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
         )
         Action.objects.bulk_create(
             [
-                Action(game=record, seq=n, seat=engine.current_player(played[n]), text=text)
+                Action(game=record, seq=n, seat=_seat_to_act(engine, played[n]), text=text)
                 for n, text in enumerate(data["actions"])
             ]
         )
     return record
 
 
+def _seat_to_act(engine: Engine[Any, Any], state: Any) -> int:
+    seat = engine.current_player(state)
+    if seat is None:  # a replay that applied an action to this state says the game went on
+        raise ValueError("an action after the end of the game")
+    return seat
+
+
 def continue_from(*, record: GameRecord, step: int, player: Player) -> GameRecord:
     """A new casual game from ``step`` of a solitaire replay: same deal, the first ``step`` moves."""
-    if record.game not in SOLITAIRE_GAMES:
+    if record.game not in kinds.SOLITAIRE_SLUGS:
         raise GameError("Only solitaire games can be continued from a replay.")
     if not record.is_over:
         raise GameError("A game still being played cannot be continued elsewhere.")

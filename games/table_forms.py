@@ -1,4 +1,10 @@
-"""The form that opens a live table: the game, its seats and stakes, its variants, the clock."""
+"""The form that opens a live table: the game, the clock, and each table game's options.
+
+Each game's options are its spec's (``games.kinds``), bounded by its engine; their fields
+are named ``<game>_<option>``, so two games may share an option's name. Only the chosen
+game's fields count: a field left empty takes the engine's default, and the other games'
+fields are neither required nor checked.
+"""
 
 from __future__ import annotations
 
@@ -6,42 +12,74 @@ from typing import Any
 
 from django import forms
 
+from games import kinds
+from games.kinds.spec import TableSpec
+
+
+def _field_name(spec: TableSpec, key: str) -> str:
+    return f"{spec.slug}_{key}"
+
 
 class TableForm(forms.Form):
-    game = forms.ChoiceField(choices=[("triad", "Triad"), ("blocks", "Pyramid Poker")], initial="triad")
-    players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in range(2, 7)], coerce=int, initial=2, label="Seats (Triad)"
-    )
+    game = forms.ChoiceField(label="Game")
     clock_seconds = forms.IntegerField(min_value=10, max_value=600, initial=30, label="Turn clock (seconds)")
-    stack = forms.IntegerField(min_value=10, max_value=10_000, initial=100, label="Chips each (Triad)")
-    ante = forms.IntegerField(min_value=1, max_value=100, initial=1, label="Ante (Triad)")
-    hands = forms.IntegerField(min_value=1, max_value=100, initial=12, label="Hands in the match (Triad)")
-    cards = forms.TypedChoiceField(
-        choices=[(6, "6 cards"), (8, "8 cards")], coerce=int, initial=6, label="Deal (Triad)"
-    )
-    no_discard = forms.BooleanField(required=False, label="No discarding (Triad)")
-    discard_twice = forms.BooleanField(required=False, label="Two draws (Triad)")
-    face_up = forms.BooleanField(required=False, label="All cards face up (Triad)")
-    scoring = forms.ChoiceField(
-        choices=[("basic", "Basic: one game"), ("advanced", "Advanced: points, a match")],
-        initial="basic",
-        label="Scoring (Pyramid Poker)",
-    )
-    target = forms.TypedChoiceField(
-        choices=[(7, "7 points (short)"), (11, "11 points (long)")], coerce=int, initial=7, label="Match to"
-    )
+
+    games: tuple[TableSpec, ...] = kinds.TABLE_GAMES
+    hidden_options: tuple[str, ...] = ()
+    """Options a subclass fixes for every game (a tournament's matches are heads-up)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        game_field = self.fields["game"]
+        assert isinstance(game_field, forms.ChoiceField)
+        game_field.choices = [(spec.slug, spec.name) for spec in self.games]
+        game_field.initial = self.games[0].slug
+        for spec in self.games:
+            for key, field in spec.options_form_fields().items():
+                if key not in self.hidden_options:
+                    field.required = False
+                    self.fields[_field_name(spec, key)] = field
+
+    def option_groups(self) -> list[tuple[TableSpec, list[forms.BoundField]]]:
+        """Each game's option fields, for a fieldset per game (the page shows the chosen one)."""
+        return [
+            (spec, [self[_field_name(spec, key)] for key in self._options_of(spec)]) for spec in self.games
+        ]
+
+    def common_fields(self) -> list[forms.BoundField]:
+        """The fields every game has (the game itself, the clock, a tournament's own)."""
+        options = {_field_name(spec, key) for spec in self.games for key in self._options_of(spec)}
+        return [field for field in self.visible_fields() if field.name not in options]
+
+    def spec(self) -> TableSpec:
+        return kinds.get_table_game(self.cleaned_data["game"])
+
+    def _options_of(self, spec: TableSpec) -> list[str]:
+        return [key for key in spec.options_form_fields() if key not in self.hidden_options]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("ante") and data.get("stack") and data["ante"] > data["stack"]:
-            self.add_error("ante", "The ante cannot be more than the chips each player brings.")
-        if data.get("no_discard") and data.get("discard_twice"):
-            self.add_error("discard_twice", "Choose either no discarding or two draws, not both.")
+        super().clean()
+        data = self.cleaned_data
+        if "game" not in data:
+            return data
+        spec = self.spec()
+        chosen = {_field_name(spec, key) for key in self._options_of(spec)}
+        for other in self.games:
+            for key in self._options_of(other):
+                name = _field_name(other, key)
+                if name not in chosen:
+                    self.errors.pop(name, None)
+        if not any(name in self.errors for name in chosen):
+            for key, message in spec.option_errors(self.config()).items():
+                self.add_error(_field_name(spec, key), message)
         return data
 
     def config(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        if data["game"] == "blocks":
-            return {"scoring": data["scoring"], "target": data["target"]}
-        keys = ("players", "stack", "ante", "hands", "cards", "no_discard", "discard_twice", "face_up")
-        return {key: data[key] for key in keys if key in self.fields}
+        """The chosen game's options, each left empty taking the engine's default."""
+        spec = self.spec()
+        defaults = spec.engine.normalize_config(None)
+        config = {}
+        for key in self._options_of(spec):
+            value = self.cleaned_data.get(_field_name(spec, key))
+            config[key] = defaults[key] if value is None else value
+        return config

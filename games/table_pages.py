@@ -10,25 +10,28 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from config.numbers import whole_number
 from games import tables
+from games.errors import GameError
 from games.models import Table
 from games.table_forms import TableForm
-from games.table_presenter import lobby_tables, table_context
+from games.table_frames import lobby_tables
+from games.table_presenter import table_context
 
 
 @require_safe
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {"form": TableForm(), **lobby_tables()})
 
 
 @login_required
 @require_http_methods(["POST"])
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if form.is_valid():
         try:
@@ -38,7 +41,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 config=form.config(),
                 clock_seconds=form.cleaned_data["clock_seconds"],
             )
-        except tables.GameError as exc:
+        except GameError as exc:
             form.add_error(None, str(exc))
         else:
             return redirect(table)
@@ -46,47 +49,49 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("record"), pk=table_id)
     user = request.user if request.user.is_authenticated else None
     return render(request, "games/table.html", table_context(table, user))
 
 
-def _seating(request: HttpRequest, table_id: int, change: Callable[..., Any], **kwargs: Any) -> HttpResponse:
+def _seating(
+    request: HtmxHttpRequest, table_id: int, change: Callable[..., Any], **kwargs: Any
+) -> HttpResponse:
     try:
         change(table_id=table_id, user=request.user, **kwargs)
-    except tables.GameError as exc:
+    except GameError as exc:
         messages.error(request, str(exc))
     if request.htmx:
         return HttpResponse(status=204)  # the table's socket brings the change to every page
     return redirect("table", table_id=table_id)
 
 
-def _seat_number(request: HttpRequest) -> int | None:
+def _seat_number(request: HtmxHttpRequest) -> int | None:
     return whole_number(request.POST.get("seat", ""))
 
 
 @login_required
 @require_POST
-def sit(request: HttpRequest, table_id: int) -> HttpResponse:
+def sit(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     return _seating(request, table_id, tables.sit, number=_seat_number(request))
 
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def leave(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     return _seating(request, table_id, tables.leave)
 
 
 @login_required
 @require_POST
-def add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+def add_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     return _seating(request, table_id, tables.add_bot, number=_seat_number(request))
 
 
 @login_required
 @require_POST
-def remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+def remove_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     number = _seat_number(request)
     if number is None:
         messages.error(request, "Say which seat's bot to remove.")
@@ -96,5 +101,5 @@ def remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def start(request: HttpRequest, table_id: int) -> HttpResponse:
+def start(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     return _seating(request, table_id, tables.start)

@@ -1,12 +1,12 @@
 """Live tables: seating, starting, and every move of a table game.
 
-One function applies a move, whoever makes it (a person over the WebSocket, a bot, a
-turn clock, the table itself for a tie replay): ``_apply_locked``. It runs with the game
-row locked (``select_for_update``), appends the ``Action``, bumps the version and sets
-the next turn's deadline in the same transaction; after commit it announces "game N is
-at version v" to the table's group (no cards: each connection renders its own seat's
-view) and schedules ``advance`` for that version. ``advance`` acts only if the game is
-still at the version it was scheduled for, so a task run twice acts once.
+Every move, whoever makes it (a person over the WebSocket, a bot, a turn clock, the table
+itself for a tie replay), goes through ``games.moves`` with the game row locked; what a
+table adds is ``_after_move``: in the same transaction it sets the next turn's deadline
+and the table's status, and after commit it announces "game N is at version v" to the
+table's group (no cards: each connection renders its own seat's view) and schedules
+``advance`` for that version. ``advance`` acts only if the game is still at the version it
+was scheduled for, so a task run twice acts once.
 
 Outages (LP-5): ``advance`` first asks ``games.outages`` to make good any time the site was
 down, which moves clocks on through ``postpone_turns``; a clock never runs out for a person
@@ -18,7 +18,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,19 +30,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import outages
-from games.engine import TABLE_SEAT, IllegalAction, get_engine
+from games import kinds, moves, outages
+from games.engine import TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
-from games.engine.bots import bot_seed, get_bot
-from games.engine.timeouts import timeout_action
-from games.models import Action, GameRecord, Seat, Table
-from games.services import GameError, StaleVersion
-from games.state_cache import current_state, remember_state
+from games.engine.bots import bot_seed
+from games.errors import GameError, StaleVersion
+from games.models import GameRecord, Seat, Table
+from games.state_cache import current_state
 
 logger = logging.getLogger(__name__)
 
-TABLE_GAMES = ("triad", "blocks")
-SEAT_LIMITS = {"triad": (2, 6), "blocks": (2, 2)}
 CLOCK_LIMITS = (10, 600)
 
 
@@ -75,19 +74,18 @@ def create_table(
     *, game: str, creator: User, config: dict[str, Any] | None = None, clock_seconds: int = 30
 ) -> Table:
     """A new open table, with its creator in seat 0."""
-    if game not in TABLE_GAMES:
-        raise GameError(f"{game!r} is not played at tables.")
+    try:
+        spec = kinds.get_table_game(game)
+    except kinds.UnknownGame:
+        raise GameError(f"{game!r} is not played at tables.") from None
     low, high = CLOCK_LIMITS
     if not low <= clock_seconds <= high:
         raise GameError(f"The turn clock must be between {low} and {high} seconds.")
-    config = dict(config or {})
-    if game == "blocks":
-        config.pop("players", None)
     try:
-        full = get_engine(game).normalize_config(config)
+        full = spec.engine.normalize_config(dict(config or {}))
     except ValueError as exc:
         raise GameError(str(exc)) from exc
-    seats = full.get("players", 2)
+    seats = spec.engine.seat_count(full)
     with transaction.atomic():
         table = Table.objects.create(game=game, config=full, clock_seconds=clock_seconds, created_by=creator)
         Seat.objects.bulk_create(
@@ -212,10 +210,19 @@ def _deal(table: Table, kind: str) -> None:
     state = current_state(record)
     _set_deadline(record, table, engine.current_player(state))
     record.save(update_fields=["turn_deadline"])
-    version = record.version
-    transaction.on_commit(
-        lambda: (_announce(table, version), _schedule(record.pk, version, record.turn_deadline))
-    )
+    _after_commit(table, record, lobby=True)
+
+
+def _after_commit(table: Table, record: GameRecord, *, lobby: bool) -> None:
+    """Once the change commits: announce the game's version (and to the lobby if ``lobby``)
+    and schedule the move due at the deadline set now."""
+    version, deadline = record.version, record.turn_deadline
+
+    def announce_and_schedule() -> None:
+        _announce(table, version, lobby=lobby)
+        _schedule(record.pk, version, deadline)
+
+    transaction.on_commit(announce_and_schedule)
 
 
 # Moves
@@ -263,46 +270,27 @@ def _schedule(game_id: int, version: int, deadline: dt.datetime | None) -> None:
     advance_table.apply_async((game_id, version), eta=deadline)
 
 
-def _apply_locked(record: GameRecord, table: Table, seat: int, text: str) -> TableMove:
-    """Apply ``text`` for ``seat``; the caller holds the game row's lock inside a transaction."""
-    engine = get_engine(record.game)
-    state = current_state(record)
-    to_act = engine.current_player(state)
-    if to_act is None:
-        raise GameError("This game is over.")
-    if to_act != seat:
-        raise GameError(
-            "It is not your turn." if to_act != TABLE_SEAT else "The table is about to deal a tie replay."
-        )
-    try:
-        action = engine.parse_action(text)
-        new_state = engine.apply(state, action)
-    except IllegalAction as exc:
-        message = str(exc)
-        raise GameError(message[:1].upper() + message[1:] + ".") from exc
-    Action.objects.create(game=record, seq=record.action_count, seat=seat, text=str(action))
-    record.action_count += 1
-    record.version += 1
-    record.last_action_at = timezone.now()
-    next_seat = engine.current_player(new_state)
-    _set_deadline(record, table, next_seat)
-    outcome = engine.outcome(new_state)
-    if outcome is not None:
-        record.status = GameRecord.Status.FINISHED
-        record.outcome = outcome
-        record.finished_at = timezone.now()
-        table.status = Table.Status.FINISHED
-        table.lobby_version += 1
-        table.save(update_fields=["status", "lobby_version"])
-    record.save()
-    version, deadline, finished = record.version, record.turn_deadline, outcome is not None
-    transaction.on_commit(lambda: remember_state(record, new_state))
-    transaction.on_commit(
-        lambda: (_announce(table, version, lobby=finished), _schedule(record.pk, version, deadline))
-    )
-    if finished and record.kind == GameRecord.Kind.TOURNAMENT:
-        transaction.on_commit(lambda: _report_match(record.pk))
-    return TableMove(record, new_state)
+def _after_move(table: Table) -> moves.Announce:
+    """What a stored move changes at ``table``: the next turn's clock, the table's status,
+    and after commit the announcement, the next turn's task and a finished match's report."""
+
+    def announce(record: GameRecord, state: Any) -> None:
+        _set_deadline(record, table, get_engine(record.game).current_player(state))
+        finished = record.is_over
+        if finished:
+            table.status = Table.Status.FINISHED
+            table.lobby_version += 1
+            table.save(update_fields=["status", "lobby_version"])
+        _after_commit(table, record, lobby=finished)
+        if finished and record.kind == GameRecord.Kind.TOURNAMENT:
+            transaction.on_commit(lambda: _report_match(record.pk))
+
+    return announce
+
+
+def _apply_locked(record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object]) -> TableMove:
+    moved = moves.apply_locked(record, seat, move, announce=_after_move(table))
+    return TableMove(moved.record, moved.state)
 
 
 def _report_match(game_id: int) -> None:
@@ -319,15 +307,18 @@ def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
         raise GameError("There is no such table.")
     if table.record_id is None:
         raise GameError("This table has not started yet.")
-    record = GameRecord.objects.select_for_update().get(pk=table.record_id)
+    record = moves.lock(table.record_id)
     table.refresh_from_db()
     return table, record
 
 
-def act(*, table_id: int, user: User | None, text: str, expected_version: int | None) -> TableMove:
-    """A person's move from their seat; stale versions, moves out of turn and illegal moves are refused."""
-    if not isinstance(text, str) or not text.strip() or len(text) > 64:
-        raise GameError("A move is a short text such as 'check' or 'take 0,3'.")
+def act(
+    *, table_id: int, user: User | None, move: str | Mapping[str, object], expected_version: int | None
+) -> TableMove:
+    """A person's move from their seat: its text, or the fields of the page's form (which
+    the engine reads). Stale versions, moves out of turn and illegal moves are refused."""
+    if not isinstance(move, Mapping):
+        moves.check_text(move, "'check' or 'take 0,3'")
     with transaction.atomic():
         table, record = _locked_game(table_id)
         seat = seat_of(table, user)
@@ -335,7 +326,7 @@ def act(*, table_id: int, user: User | None, text: str, expected_version: int | 
             raise GameError("You are watching this table: only its players can move.")
         if expected_version is not None and expected_version != record.version:
             raise StaleVersion("The table moved on before your move arrived: it is shown as it stands now.")
-        return _apply_locked(record, table, seat, text)
+        return _apply_locked(record, table, seat, move)
 
 
 def advance(*, game_id: int, version: int) -> bool:
@@ -366,9 +357,9 @@ def advance(*, game_id: int, version: int) -> bool:
             view = engine.view(state, seat)
             chooser_seed = bot_seed(record.seed, seat, record.action_count)
             if table.seats.filter(number=seat, is_bot=True).exists():
-                text = get_bot(record.game)(view, chooser_seed)
+                text = engine.bot_action(view, chooser_seed)
             elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
-                text = timeout_action(record.game, view, chooser_seed)
+                text = engine.timeout_action(view, chooser_seed)
             else:
                 return False
         _apply_locked(record, table, seat, text)
@@ -390,7 +381,8 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
     )
     for record in records.order_by("pk"):  # one order for every caller: no deadlock between two
         table = Table.objects.get(record=record)
-        later = record.turn_deadline + by
+        assert record.turn_deadline is not None  # the query asks for one
+        later: dt.datetime = record.turn_deadline + by
         try:
             seat = get_engine(record.game).current_player(current_state(record))
         except (RuntimeError, ValueError):
@@ -408,10 +400,7 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
         moved += 1
         # robust: one task that cannot be sent must not stop the others (the sweeper makes it good).
         transaction.on_commit(
-            lambda pk=record.pk, version=record.version, deadline=record.turn_deadline: _schedule(
-                pk, version, deadline
-            ),
-            robust=True,
+            partial(_schedule, record.pk, record.version, record.turn_deadline), robust=True
         )
     return moved
 

@@ -8,8 +8,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.utils import timezone
 
-from games import services
-from games.catalogue import SOLITAIRE_GAMES
+from games import kinds, services
 
 
 @shared_task
@@ -24,7 +23,7 @@ def create_daily_challenges(days_ahead: int = 2) -> list[str]:
     made = []
     for offset in range(days_ahead + 1):
         date = today + dt.timedelta(days=offset)
-        for game in SOLITAIRE_GAMES:
+        for game in kinds.SOLITAIRE_SLUGS:
             made.append(str(services.ensure_daily(game=game, date=date)))
     return made
 

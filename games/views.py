@@ -21,16 +21,17 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
+from config.http import HtmxHttpRequest
 from config.numbers import whole_number
-from games import presenters, selectors, services
-from games.catalogue import CATALOGUE, GAMES_BY_SLUG, SOLITAIRE_GAMES
-from games.engine import get_engine
-from games.forms import NEW_GAME_FORMS
+from games import kinds, selectors, services
+from games.errors import GameError, StaleVersion
+from games.forms import new_game_form
+from games.kinds.solitaire import waste_top
 from games.models import DailyChallenge, GameRecord
 from games.players import SESSION_TOKEN, Player
 from games.state_cache import current_state
@@ -48,14 +49,14 @@ more; behind the proxy daphne's --proxy-headers gives the real address)."""
 TOO_MANY = "Too many {what} in a minute: at most {rate}. Wait a moment and try again."
 
 
-def _viewer(request: HttpRequest) -> Player:
+def _viewer(request: HtmxHttpRequest) -> Player:
     """Who is looking, for a page that only reads: ``Player.from_request`` without starting a
     session for a first-time visitor (GET writes no row). Such a visitor owns nothing."""
     user = request.user if request.user.is_authenticated else None
     return Player(user=user, token=request.session.get(SESSION_TOKEN, ""))
 
 
-def player_key(group: str, request: HttpRequest) -> str:
+def player_key(group: str, request: HtmxHttpRequest) -> str:
     """The rate limits' key for a player: the user, or the browser's session, or its address."""
     if request.user.is_authenticated:
         return f"user:{request.user.pk}"
@@ -64,7 +65,7 @@ def player_key(group: str, request: HttpRequest) -> str:
 
 
 def _closed(
-    request: HttpRequest, message: str, *, status: int = 404, title: str = "Not open"
+    request: HtmxHttpRequest, message: str, *, status: int = 404, title: str = "Not open"
 ) -> HttpResponse:
     """A refusal with its reason in plain words (the site's 404 page gives none)."""
     response = render(request, "games/closed.html", {"title": title, "message": message}, status=status)
@@ -74,17 +75,19 @@ def _closed(
 
 
 @require_safe
-def play(request: HttpRequest) -> HttpResponse:
+def play(request: HtmxHttpRequest) -> HttpResponse:
     player = _viewer(request)
     unfinished = selectors.unfinished_games(player)[:10]
-    return render(request, "games/play.html", {"games": CATALOGUE, "unfinished": unfinished})
+    return render(request, "games/play.html", {"games": kinds.GAMES, "unfinished": unfinished})
 
 
 @require_http_methods(["GET", "POST"])
-def new_game(request: HttpRequest, game: str) -> HttpResponse:
-    if game not in NEW_GAME_FORMS:
-        raise Http404("No such solitaire game.")
-    form_class = NEW_GAME_FORMS[game]
+def new_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
+    try:
+        spec = kinds.get_solitaire(game)
+    except kinds.UnknownGame:
+        raise Http404("No such solitaire game.") from None
+    form_class = new_game_form(spec)
     player = Player.from_request(request) if request.method == "POST" else _viewer(request)
     if request.method == "POST":
         form = form_class(request.POST)
@@ -97,7 +100,7 @@ def new_game(request: HttpRequest, game: str) -> HttpResponse:
                     seed=form.seed(),
                     winnable_only=form.winnable_only(),
                 )
-            except services.GameError as exc:
+            except GameError as exc:
                 form.add_error(None, str(exc))
             else:
                 return redirect(record)
@@ -111,7 +114,7 @@ def new_game(request: HttpRequest, game: str) -> HttpResponse:
         request,
         "games/new_game.html",
         {
-            "info": GAMES_BY_SLUG[game],
+            "info": spec,
             "form": form,
             "unfinished": selectors.unfinished_games(player, game)[:5],
         },
@@ -119,17 +122,18 @@ def new_game(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str, Any]:
-    engine = get_engine(record.game)
-    view = engine.view(current_state(record), 0)
+    spec = kinds.get_solitaire(record.game)
+    view = spec.engine.view(current_state(record), 0)
     # LP-6: a daily deal whose day is not over shows no number (it is the seed, which
     # decides every hidden card: LP-3), and offers no undo, hint or winning line.
     deal_public = not selectors.deal_is_secret(record.game, record.seed)
     return {
         "record": record,
-        "info": GAMES_BY_SLUG[record.game],
+        "info": spec,
         "view": view,
-        "board": presenters.board(record.game, view),
-        "waste_top": presenters.waste_top(view),
+        "board": spec.board(view),
+        "waste_top": waste_top(view),
+        "extra_stats": spec.extra_stats(view),
         "can_play": player.owns(record) and not record.is_over,
         "elapsed": record.elapsed_seconds,
         "today": _today(),
@@ -141,13 +145,13 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
 
 def _solitaire_record(game_id: int) -> GameRecord:
     record = get_object_or_404(GameRecord.objects.select_related("daily"), pk=game_id)
-    if record.game not in SOLITAIRE_GAMES:
+    if record.game not in kinds.SOLITAIRE_SLUGS:
         raise Http404("Live-table games are shown at their table.")
     return record
 
 
 @require_safe
-def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game as its player or a spectator sees it; reading it starts no clock (the game's
     timing starts when it is dealt)."""
     record = _solitaire_record(game_id)
@@ -161,16 +165,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/solitaire.html", context)
 
 
-def _expected_version(request: HttpRequest) -> int:
+def _expected_version(request: HtmxHttpRequest) -> int:
     try:
         return int(request.POST.get("version", ""))
     except ValueError:
-        raise services.StaleVersion(
-            "This page is out of date: it has been reloaded as the game stands."
-        ) from None
+        raise StaleVersion("This page is out of date: it has been reloaded as the game stands.") from None
 
 
-def _after_change(request: HttpRequest, game_id: int, *, error: str = "", hint: str = "") -> HttpResponse:
+def _after_change(request: HtmxHttpRequest, game_id: int, *, error: str = "", hint: str = "") -> HttpResponse:
     """The refreshed game for htmx; a redirect back to the page for a plain form post."""
     if not request.htmx:
         if error:
@@ -184,12 +186,14 @@ def _after_change(request: HttpRequest, game_id: int, *, error: str = "", hint: 
     reason = selectors.hidden_from(record, player)
     if reason:
         return _closed(request, reason)
-    hint_words = presenters.describe_action(record.game, hint) if hint else ""
+    hint_words = kinds.get_solitaire(record.game).describe_action(hint) if hint else ""
     context = _game_context(record, player, error=error, hint=hint, hint_words=hint_words)
     return render(request, "games/partials/solitaire_game.html", context)
 
 
-def _change(request: HttpRequest, game_id: int, service: Callable[..., Any], **kwargs: Any) -> HttpResponse:
+def _change(
+    request: HtmxHttpRequest, game_id: int, service: Callable[..., Any], **kwargs: Any
+) -> HttpResponse:
     """Run one of the game's write services and answer with the game as it now stands."""
     try:
         result = service(
@@ -198,31 +202,31 @@ def _change(request: HttpRequest, game_id: int, service: Callable[..., Any], **k
             expected_version=_expected_version(request),
             **kwargs,
         )
-    except services.GameError as exc:
+    except GameError as exc:
         return _after_change(request, game_id, error=str(exc))
     return _after_change(request, game_id, hint=result if isinstance(result, str) else "")
 
 
 @require_POST
-def act(request: HttpRequest, game_id: int) -> HttpResponse:
+def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _change(request, game_id, services.submit_action, text=request.POST.get("action", ""))
 
 
 @require_POST
-def undo(request: HttpRequest, game_id: int) -> HttpResponse:
+def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _change(request, game_id, services.undo)
 
 
 @require_POST
 @ratelimit(group="games.hint", key=player_key, rate=HINT_RATE, block=False)
 @ratelimit(group="games.hint.address", key="ip", rate=ADDRESS_RATE, block=False)
-def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if getattr(request, "limited", False):
         return _too_many(request, game_id, TOO_MANY.format(what="hints", rate=HINT_RATE.replace("/m", "")))
     return _change(request, game_id, services.take_hint)
 
 
-def _too_many(request: HttpRequest, game_id: int, message: str) -> HttpResponse:
+def _too_many(request: HtmxHttpRequest, game_id: int, message: str) -> HttpResponse:
     """429 with a page saying so; for htmx, the board with the message, which htmx shows
     where its ``responseHandling`` config lets a 429 swap (htmx swaps only 2xx by default)."""
     if request.htmx:
@@ -265,7 +269,7 @@ def winning_line(game: str, config: dict[str, Any], seed: int) -> WinningLine:
 @require_safe
 @ratelimit(group="games.solution", key=player_key, rate=SOLUTION_RATE, block=False)
 @ratelimit(group="games.solution.address", key="ip", rate=ADDRESS_RATE, block=False)
-def solution(request: HttpRequest, game_id: int) -> HttpResponse:
+def solution(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The solver's winning line for a finished game's deal: never for a game still running,
     nor for a daily deal whose day is not over (LP-6)."""
     if getattr(request, "limited", False):
@@ -278,13 +282,13 @@ def solution(request: HttpRequest, game_id: int) -> HttpResponse:
     if reason:
         return _closed(request, reason)
     verdict = winning_line(record.game, record.config, record.seed)
-    steps = presenters.describe_line(record.game, verdict.line)
+    steps = kinds.get_solitaire(record.game).describe_line(verdict.line)
     return render(
         request,
         "games/solution.html",
         {
             "record": record,
-            "info": GAMES_BY_SLUG[record.game],
+            "info": kinds.get(record.game),
             "steps": steps,
             "undecided": verdict.winnable is None,
             "time_limit": SOLUTION_TIME_LIMIT_S,
@@ -301,21 +305,21 @@ def _today() -> dt.date:
 
 
 @require_safe
-def daily(request: HttpRequest) -> HttpResponse:
+def daily(request: HtmxHttpRequest) -> HttpResponse:
     today = _today()
     deals = selectors.daily_deals(today)
-    if len(deals) < len(SOLITAIRE_GAMES):
+    if len(deals) < len(kinds.SOLITAIRE_SLUGS):
         services.request_daily_deals()
     player = _viewer(request)
     boards = [
         {
             "game": game,
             "daily": deals.get(game),
-            "info": GAMES_BY_SLUG[game],
+            "info": kinds.get(game),
             "leaderboard": selectors.daily_leaderboard(deals[game], limit=10) if game in deals else [],
             "mine": selectors.daily_attempt(deals[game], player) if game in deals else None,
         }
-        for game in SOLITAIRE_GAMES
+        for game in kinds.SOLITAIRE_SLUGS
     ]
     streaks = selectors.daily_streaks(player.user, today) if player.user else None
     return render(request, "games/daily.html", {"boards": boards, "today": today, "streaks": streaks})
@@ -334,28 +338,28 @@ def _daily_or_404(game: str, date: str) -> DailyChallenge:
 
 
 @require_POST
-def play_daily(request: HttpRequest, game: str, date: str) -> HttpResponse:
+def play_daily(request: HtmxHttpRequest, game: str, date: str) -> HttpResponse:
     deal = _daily_or_404(game, date)
     try:
         record = services.start_daily(daily=deal, player=Player.from_request(request))
-    except services.GameError as exc:
+    except GameError as exc:
         messages.error(request, str(exc))
         return redirect("daily_detail", game=deal.game, date=deal.date.isoformat())
     return redirect(record)
 
 
 @require_safe
-def daily_detail(request: HttpRequest, game: str, date: str) -> HttpResponse:
+def daily_detail(request: HtmxHttpRequest, game: str, date: str) -> HttpResponse:
     deal = _daily_or_404(game, date)
     today = _today()
     over = deal.date < today
-    steps = presenters.describe_line(deal.game, deal.solution) if over else []
+    steps = kinds.get_solitaire(deal.game).describe_line(deal.solution) if over else []
     return render(
         request,
         "games/daily_detail.html",
         {
             "daily": deal,
-            "info": GAMES_BY_SLUG[deal.game],
+            "info": kinds.get(deal.game),
             "leaderboard": selectors.daily_leaderboard(deal),
             "over": over,
             "upcoming": deal.date > today,
@@ -365,22 +369,22 @@ def daily_detail(request: HttpRequest, game: str, date: str) -> HttpResponse:
 
 
 @require_safe
-def daily_archive(request: HttpRequest) -> HttpResponse:
+def daily_archive(request: HtmxHttpRequest) -> HttpResponse:
     days = DailyChallenge.objects.filter(date__lt=_today()).order_by("-date", "game")[:120]
     return render(request, "games/daily_archive.html", {"days": days})
 
 
 @require_safe
-def leaderboards(request: HttpRequest) -> HttpResponse:
+def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
     today = _today()
     deals = selectors.daily_deals(today)
     boards = [
         {
             "daily": deals.get(game),
-            "info": GAMES_BY_SLUG[game],
+            "info": kinds.get(game),
             "leaderboard": selectors.daily_leaderboard(deals[game], limit=25) if game in deals else [],
         }
-        for game in SOLITAIRE_GAMES
+        for game in kinds.SOLITAIRE_SLUGS
     ]
     return render(
         request,

@@ -7,6 +7,7 @@ import datetime as dt
 from django import forms
 from django.utils import timezone
 
+from games import kinds
 from games.table_forms import TableForm
 
 STARTS_IN_MINUTES = [
@@ -33,9 +34,8 @@ class TournamentForm(TableForm):
 
     field_order = ["name", "game", "max_entrants", "starts_in", "fill_with_bots", "clock_seconds"]
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        del self.fields["players"]  # every match is heads-up
+    games = tuple(spec for spec in kinds.TABLE_GAMES if spec.in_tournaments)
+    hidden_options = ("players",)  # every match is heads-up
 
     def starts_at(self) -> dt.datetime:
         return timezone.now() + dt.timedelta(minutes=self.cleaned_data["starts_in"])

@@ -13,10 +13,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-TOURNAMENT_GAMES = [("triad", "Triad"), ("blocks", "Pyramid Poker")]
+from games.models import NamesItsGame
 
 
-class Tournament(models.Model):
+class Tournament(NamesItsGame):
     class Status(models.TextChoices):
         OPEN = "open", "Taking entries"
         RUNNING = "running", "Playing"
@@ -24,7 +24,6 @@ class Tournament(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     name = models.CharField(max_length=80)
-    game = models.CharField(max_length=16, choices=TOURNAMENT_GAMES)
     config = models.JSONField(default=dict, help_text="Every match's engine config, defaults filled in.")
     clock_seconds = models.PositiveSmallIntegerField(default=30)
     max_entrants = models.PositiveSmallIntegerField(default=8)

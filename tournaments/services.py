@@ -17,11 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import tables
-from games.engine import get_engine
+from games import kinds, tables
 from games.engine.base import MAX_SEED
+from games.errors import GameError
 from games.models import GameRecord, Table
-from games.services import GameError
 from tournaments import pairing, scoring
 from tournaments.models import Entry, Match, Tournament
 
@@ -45,7 +44,8 @@ def create_tournament(
     fill_with_bots: bool = False,
 ) -> Tournament:
     """A tournament taking entries until ``starts_at``, with its creator entered."""
-    if game not in tables.TABLE_GAMES:
+    spec = kinds.TABLE_BY_SLUG.get(game) if isinstance(game, str) else None
+    if spec is None or not spec.in_tournaments:
         raise TournamentError(f"{game!r} is not a tournament game.")
     name = name.strip()
     if not name:
@@ -61,10 +61,8 @@ def create_tournament(
         raise TournamentError("The start is in the past: pick a time to come.")
     if starts_at > now + LATEST_START:
         raise TournamentError("A tournament can be scheduled at most 60 days ahead.")
-    # Matches are heads-up: a knock-out pairs two players a table.
-    config = {**(config or {}), "players": 2} if game == "triad" else dict(config or {})
     try:
-        full = get_engine(game).normalize_config(config)
+        full = spec.engine.normalize_config(spec.tournament_config(config or {}))
     except ValueError as exc:
         raise TournamentError(str(exc)) from exc
     with transaction.atomic():

@@ -7,17 +7,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
 
 @require_safe
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: HtmxHttpRequest) -> HttpResponse:
     return render(
         request, "tournaments/index.html", {"form": TournamentForm(), **selectors.tournament_lists()}
     )
@@ -25,7 +26,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -48,7 +49,7 @@ def create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/index.html", context, status=400)
 
 
-def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+def _context(request: HtmxHttpRequest, tournament: Tournament) -> dict[str, Any]:
     user = request.user if request.user.is_authenticated else None
     rounds = selectors.bracket(tournament)
     entrants = selectors.entrants(tournament)
@@ -67,7 +68,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
 
 
 @require_safe
-def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=tournament_id)
     if not request.htmx:
         return render(request, "tournaments/detail.html", _context(request, tournament))
@@ -76,7 +77,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/partials/body.html", _context(request, tournament))
 
 
-def _change(request: HttpRequest, tournament_id: int, change: Callable[..., Any]) -> HttpResponse:
+def _change(request: HtmxHttpRequest, tournament_id: int, change: Callable[..., Any]) -> HttpResponse:
     try:
         change(tournament_id=tournament_id, user=request.user)
     except services.TournamentError as exc:
@@ -86,17 +87,17 @@ def _change(request: HttpRequest, tournament_id: int, change: Callable[..., Any]
 
 @login_required
 @require_POST
-def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return _change(request, tournament_id, services.join)
 
 
 @login_required
 @require_POST
-def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def withdraw(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return _change(request, tournament_id, services.withdraw)
 
 
 @login_required
 @require_POST
-def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def start(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return _change(request, tournament_id, services.start_now)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -70,13 +71,14 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "config.context_processors.site",
+                "config.context_processors.games",
             ],
         },
     },
 ]
 
 
-def database_from_env(default: str | None) -> dict[str, object]:
+def database_from_env(default: str | None) -> dict[str, Any]:
     """The database named by DATABASE_URL (required when ``default`` is None)."""
     url = env.str("DATABASE_URL") if default is None else env.str("DATABASE_URL", default=default)
     if not url.startswith(("postgres://", "postgresql://", "sqlite:///")):

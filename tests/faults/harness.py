@@ -140,10 +140,9 @@ def _new_table(game: str, config: dict[str, Any], users: tuple[Any, Any]) -> tup
 
 def _canonical(game: str) -> Callable[[dict[str, Any]], str]:
     from games.engine import get_engine
-    from games.table_presenter import compose_action
 
     engine = get_engine(game)
-    return lambda message: str(engine.parse_action(compose_action(message)))
+    return lambda message: str(engine.action_from_fields(message))
 
 
 async def _play(stack: Stack, run: FaultRun, slots: list[Slot]) -> None:

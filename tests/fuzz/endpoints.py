@@ -160,7 +160,7 @@ def new_game(ctx: Ctx) -> Req:
         ("deal", deal),
         ("number", either(ctx, str(rng.randint(0, 10**9)))),
         ("rows", either(ctx, rng.choice(("7", "6")))),
-        ("passes", either(ctx, rng.choice(("0", "1", "2", "3", "unlimited")))),
+        ("redeals", either(ctx, rng.choice(("0", "1", "2", "3", "none")))),
         ("scoring", either(ctx, rng.choice(("points", "par")))),
     ]
     for box in ("reserve", "clear_the_board", "overlap_pairs", "waste_off_limits", "reshuffle", "face_up"):
@@ -273,18 +273,20 @@ def _table_fields(ctx: Ctx) -> list[tuple[str, str | bytes]]:
         return str(rng.choice(bad if rng.random() < 0.05 else good))
 
     fields: list[tuple[str, str | bytes]] = [
-        ("game", pick(("triad", "blocks"), ("tauron", ""))),
-        ("players", pick((2, 3, 4, 6), (1, 7))),
+        ("game", pick(("triad", "blocks"), ("pyramid", ""))),
+        ("triad_players", pick((2, 3, 4, 6), (1, 7))),
         ("clock_seconds", pick((10, 30, 600), (9, 601, -1))),
-        ("stack", pick((10, 100, 10_000), (9, 10_001))),
-        ("ante", pick((1, 5), (0, 101))),
-        ("hands", pick((1, 12, 100), (0, 101))),
-        ("cards", pick(("6", "8"), ("7",))),
-        ("scoring", pick(("basic", "advanced"), ("x",))),
-        ("target", pick(("7", "11"), ("9",))),
+        ("triad_stack", pick((10, 100, 10_000), (0, 10_001))),
+        ("triad_ante", pick((1, 5), (0, 1001))),
+        ("triad_hands", pick((1, 12, 100), (0, 1001))),
+        ("triad_cards", pick(("6", "8"), ("7",))),
+        ("blocks_scoring", pick(("basic", "advanced"), ("x",))),
+        ("blocks_target", pick(("7", "11"), ("9",))),
     ]
     if rng.random() < 0.2:
-        fields.append(rng.choice((("no_discard", "on"), ("discard_twice", "on"), ("face_up", "on"))))
+        fields.append(
+            rng.choice((("triad_no_discard", "on"), ("triad_discard_twice", "on"), ("triad_face_up", "on")))
+        )
     return fields
 
 

@@ -28,7 +28,10 @@ from games.engine.triad import DECK as TRIAD_DECK
 from games.engine.triad import TriadState
 from games.engine.triad_hands import CARD_TEXTS, RANK_NAMES
 from games.engine.tripeaks import COVERED_BY, TriPeaksState
-from games.narration import block_name, card_name, narrate, standing, triad_card_name
+from games.kinds.blocks import block_name
+from games.kinds.triad import triad_card_name
+from games.kinds.words import card_name
+from games.narration import narrate, standing
 
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Fay")
 Step = tuple[Any, str, Any]
@@ -87,11 +90,12 @@ def spectator_cards(game: str, state: Any) -> list[str]:
         elif isinstance(data, dict):
             for value in data.values():
                 walk(value)
-        elif isinstance(data, list):
+        elif isinstance(data, list | tuple):
             for value in data:
                 walk(value)
 
-    walk(get_engine(game).view(state, None))
+    view = get_engine(game).view(state, None)
+    walk(view.data())
     return found
 
 
@@ -202,7 +206,7 @@ def other_action(game: str, before: Any, action: str, rng: SeededRNG) -> str:
     if game != "triad" or not action.startswith("discard") or action == "discard -":
         return action
     seat = get_engine(game).current_player(before)
-    if get_engine(game).view(before, None)["seats"][seat]["cards"] is not None:
+    if get_engine(game).view(before, None).seats[seat].cards is not None:
         return action
     count = len(action.split()) - 1
     return "discard " + " ".join(CARD_TEXTS[rng.below(len(CARD_TEXTS))] for _ in range(count))

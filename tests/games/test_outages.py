@@ -56,7 +56,7 @@ def bot_to_act(table: Table, user: User) -> None:
     """Make the person in seat 0 move if it is their turn, so that the bot in seat 1 is to act."""
     if to_act(table) == 0:
         record = GameRecord.objects.get(pk=table.record_id)
-        tables.act(table_id=table.pk, user=user, text="check", expected_version=record.version)
+        tables.act(table_id=table.pk, user=user, move="check", expected_version=record.version)
     assert to_act(table) == 1
 
 

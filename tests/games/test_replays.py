@@ -50,9 +50,9 @@ def table_game(game: str, owner: User, finish: bool = True, **config: object) ->
         state = current_state(record)
         seat = get_engine(game).current_player(state)
         if seat == 0:
-            text = get_engine(game).view(state, 0)["legal"][0]
+            text = get_engine(game).view(state, 0).legal[0]
             try:
-                tables.act(table_id=table.pk, user=owner, text=text, expected_version=record.version)
+                tables.act(table_id=table.pk, user=owner, move=text, expected_version=record.version)
             except services.StaleVersion:
                 # With a live site, its Celery worker plays the bots too and may move first:
                 # the move was refused whole, so look at the table again.
@@ -74,7 +74,9 @@ def test_a_solitaire_replay_reaches_the_stored_outcome(client: Client, game: str
     assert "Step 1 of" in first and re.search(r"<strong>1\.</strong> \S", first)
 
 
-@pytest.mark.parametrize(("game", "config"), [("triad", {"players": 2, "hands": 2}), ("blocks", {})])
+@pytest.mark.parametrize(
+    ("game", "config"), [("triad", {"players": 2, "hands": 2}), ("blocks", {}), ("tauron", {"hands": 2})]
+)
 def test_a_table_replay_reaches_the_stored_outcome_and_shows_every_card(
     client: Client, game: str, config: dict
 ) -> None:
@@ -87,8 +89,13 @@ def test_a_table_replay_reaches_the_stored_outcome_and_shows_every_card(
     body = response.content.decode()
     full = get_engine(game).full_view(replays.states(source)[5])
     if game == "triad":  # LP-3: a finished game's replay shows every hand
-        for seat in full["seats"]:
-            for card in seat["cards"]:
+        for seat in full.seats:
+            assert seat.cards is not None
+            for card in seat.cards:
+                assert f'data-card="{card}"' in body
+    if game == "tauron":
+        for seat in full.seats:
+            for card in seat.hole or ():
                 assert f'data-card="{card}"' in body
     assert "as Bot 2 saw it" in body  # the perspective switch
     as_seat = client.get(f"/games/{record.pk}/replay/?step=5&view=1").content.decode()
@@ -108,7 +115,7 @@ def test_an_unfinished_table_game_is_shown_only_as_spectators_see_it(client: Cli
             body = viewer.get(f"/games/{record.pk}/replay/?step={step}&view=0").content.decode()
             spectator = get_engine("triad").view(replays.states(source)[step], None)
             shown = re.findall(r'data-card="([^"]+)"', body)
-            public = [c for seat in spectator["seats"] for c in (seat["cards"] or [])]
+            public = [c for seat in spectator.seats for c in (seat.cards or ())]
             assert sorted(shown) == sorted(public), step
             assert str(record.seed) not in body
     assert client.get(f"/games/{record.pk}/export.json").status_code == 403
@@ -192,7 +199,12 @@ def test_profile_lists_games_with_replays_and_filters(client: Client) -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "config"), [("triad", {"players": 3, "hands": 1}), ("blocks", {"scoring": "advanced"})]
+    ("game", "config"),
+    [
+        ("triad", {"players": 3, "hands": 1}),
+        ("blocks", {"scoring": "advanced"}),
+        ("tauron", {"players": 3, "hands": 1}),
+    ],
 )
 def test_an_imported_multiplayer_game_replays_with_a_name_per_seat(
     client: Client, game: str, config: dict

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.engine import get_engine
+from games.kinds.words import card_name
 from games.models import Action, GameRecord
-from games.presenters import card_name
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -19,7 +19,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def start(client: Client, game: str = "pyramid", **data: str) -> GameRecord:
     response = client.post(
         f"/play/{game}/",
-        {"deal": "number", "number": "42", "passes": "2", "rows": "7", "scoring": "points", **data},
+        {"deal": "number", "number": "42", "redeals": "2", "rows": "7", "scoring": "points", **data},
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     record = GameRecord.objects.latest("pk")
@@ -65,18 +65,18 @@ def test_a_shared_deal_link_prefills_the_number(client: Client) -> None:
 
 
 def test_start_with_variants_stores_the_config(client: Client) -> None:
-    record = start(client, passes="unlimited", reserve="on", rows="6")
+    record = start(client, redeals="none", reserve="on", rows="6")
     assert record.seed == 42
     assert record.config["redeals"] is None and record.config["reserve"] and record.config["rows"] == 6
 
 
 def test_start_form_errors(client: Client) -> None:
     response = client.post(
-        "/play/pyramid/", {"deal": "number", "number": "", "passes": "2", "rows": "7", "scoring": "points"}
+        "/play/pyramid/", {"deal": "number", "number": "", "redeals": "2", "rows": "7", "scoring": "points"}
     )
     assert "Type the number of the deal" in response.content.decode()
     response = client.post(
-        "/play/pyramid/", {"deal": "random", "passes": "9", "rows": "7", "scoring": "points"}
+        "/play/pyramid/", {"deal": "random", "redeals": "9", "rows": "7", "scoring": "points"}
     )
     assert "Select a valid choice" in response.content.decode()
     assert not GameRecord.objects.exists()

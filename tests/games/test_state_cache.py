@@ -30,7 +30,7 @@ def test_a_record_read_before_a_move_rebuilds_the_state_it_was_read_at() -> None
     state_cache._states.clear()
     mover = alice if table.seats.get(number=seat).user_id == alice.pk else bob
     tables.act(
-        table_id=table.pk, user=mover, text="check", expected_version=before.version
+        table_id=table.pk, user=mover, move="check", expected_version=before.version
     )  # ... v+1 commits
     state_cache._states.clear()
 

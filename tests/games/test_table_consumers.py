@@ -89,7 +89,7 @@ async def test_every_socket_hears_a_move_each_with_its_own_view(async_client: An
         (json.dumps({"action": 5, "version": "0"}), "could not be read"),
         (json.dumps({"action": "check"}), "could not be read"),
         (json.dumps({"action": "check", "version": "zero"}), "could not be read"),
-        (json.dumps({"action": "bet", "amount": "lots", "version": "0"}), "could not be read"),
+        (json.dumps({"action": "bet", "amount": "lots", "version": "0"}), "needs a whole number of chips"),
         ("x" * 5000, "could not be read"),
         (json.dumps({"action": "raise 500", "version": "0"}), "no bet to raise"),
         (json.dumps({"action": "check", "version": "7"}), "moved on"),
@@ -143,6 +143,6 @@ async def test_a_move_does_not_disturb_the_lobby(async_client: Any) -> None:
     lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
     assert (await lobby.connect())[0]
     mover = alice if await seat_to_act(table) == 0 else bob
-    await sync_to_async(tables.act)(table_id=table.pk, user=mover, text="check", expected_version=0)
+    await sync_to_async(tables.act)(table_id=table.pk, user=mover, move="check", expected_version=0)
     assert await lobby.receive_nothing(timeout=0.5)  # a move changes nothing the lobby shows
     await lobby.disconnect()

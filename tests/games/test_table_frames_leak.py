@@ -65,7 +65,7 @@ def state_at(record_id: int, version: int) -> tuple[Any, Any]:
 def play_first_legal(table_id: int, user: Any, version: int, legal: list[str]) -> None:
     choice = next((a for a in legal if a in ("check", "call", "show", "discard -")), legal[0])
     with contextlib.suppress(tables.StaleVersion):  # a newer frame is on its way
-        tables.act(table_id=table_id, user=user, text=choice, expected_version=version)
+        tables.act(table_id=table_id, user=user, move=choice, expected_version=version)
 
 
 async def check(
@@ -94,7 +94,7 @@ async def watch_whole_game(game: str, config: dict[str, Any], async_client: Any)
             await check(spectator, game, record_id, None)
             frames += 1
         if not over and engine.current_player(state) == 0:
-            await play_first_legal(table_id, alice, frame_version(frame), engine.view(state, 0)["legal"])
+            await play_first_legal(table_id, alice, frame_version(frame), list(engine.view(state, 0).legal))
     while not await spectator.receive_nothing(timeout=0.5):
         await check(spectator, game, record_id, None)
         frames += 1
@@ -103,27 +103,36 @@ async def watch_whole_game(game: str, config: dict[str, Any], async_client: Any)
     return frames
 
 
-def check_frame(game: str, frame: str, view: dict[str, Any], viewer: int | None) -> None:
+def check_frame(game: str, frame: str, view: Any, viewer: int | None) -> None:
     """The frame shows exactly the cards of ``view`` (the engine's, property-tested for leaks),
     and, checked on its own, a spectator sees no hand before the showdown and no pyramid face."""
-    if game == "triad":
+    if game == "tauron":
+        shown = seat_blocks(frame, "tauron-seat")
+        for entry in view.seats:
+            assert shown.get(entry.seat, []) == list(entry.hole or ()), (viewer, entry.seat)
+            if viewer is None and view.phase == "bet":
+                assert shown.get(entry.seat, []) == []
+        board = re.search(r'data-testid="board">(.*?)</div>', frame, re.S)
+        assert board is not None
+        assert re.findall(r'data-card="([^"]+)"', board.group(1)) == list(view.board)
+    elif game == "triad":
         shown = seat_blocks(frame, "triad-seat")
-        for entry in view["seats"]:
-            assert shown.get(entry["seat"], []) == (entry["cards"] or []), (viewer, entry["seat"])
-            if viewer is None and view["phase"] in ("bet", "draw") and not view["config"]["face_up"]:
-                assert shown.get(entry["seat"], []) == []
+        for entry in view.seats:
+            assert shown.get(entry.seat, []) == list(entry.cards or ()), (viewer, entry.seat)
+            if viewer is None and view.phase in ("bet", "draw") and not view.config["face_up"]:
+                assert shown.get(entry.seat, []) == []
     else:
         places = dict(re.findall(r'data-place="(\d+,\d+)" data-card="([^"]*)"', frame))
-        for place in view["pyramid"]:
-            if place["filled"]:
-                assert places[f"{place['row']},{place['index']}"] == (place["face"] or ""), (viewer, place)
+        for place in view.pyramid:
+            if place.filled:
+                assert places[f"{place.row},{place.index}"] == (place.face or ""), (viewer, place)
         if viewer is None:
             assert not any(places.values())  # every pyramid face is its placer's alone
 
 
 @pytest.mark.parametrize(
     ("game", "config"),
-    [("triad", {"players": 2, "hands": 2}), ("blocks", {"scoring": "basic"})],
+    [("triad", {"players": 2, "hands": 2}), ("blocks", {"scoring": "basic"}), ("tauron", {"hands": 2})],
 )
 async def test_no_frame_shows_a_card_its_viewer_may_not_see(
     celery_worker: subprocess.Popen[bytes], async_client: Any, game: str, config: dict[str, Any]

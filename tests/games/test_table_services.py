@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import tables
 from games.engine import get_engine
-from games.engine.bots import bot_seed, get_bot
+from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Table
 from games.services import GameError, StaleVersion
 from games.state_cache import current_state
@@ -104,28 +104,28 @@ class TestMoves:
         table = started(alice, others=[bob])
         waiting = bob if to_act(table) == 0 else alice
         with pytest.raises(GameError, match="not your turn"):
-            tables.act(table_id=table.pk, user=waiting, text="check", expected_version=0)
+            tables.act(table_id=table.pk, user=waiting, move="check", expected_version=0)
         assert not Action.objects.exists()
 
     def test_spectators_cannot_move(self, alice: User, bob: User) -> None:
         table = started(alice, others=[bob])
         with pytest.raises(GameError, match="watching"):
-            tables.act(table_id=table.pk, user=person("eve"), text="check", expected_version=0)
+            tables.act(table_id=table.pk, user=person("eve"), move="check", expected_version=0)
         with pytest.raises(GameError, match="watching"):
-            tables.act(table_id=table.pk, user=None, text="check", expected_version=0)
+            tables.act(table_id=table.pk, user=None, move="check", expected_version=0)
 
     def test_illegal_and_stale_moves_change_nothing(self, alice: User, bob: User) -> None:
         table = started(alice, others=[bob])
         mover = alice if to_act(table) == 0 else bob
         with pytest.raises(GameError, match="no bet to raise"):
-            tables.act(table_id=table.pk, user=mover, text="raise 999", expected_version=0)
+            tables.act(table_id=table.pk, user=mover, move="raise 999", expected_version=0)
         with pytest.raises(GameError):
-            tables.act(table_id=table.pk, user=mover, text="nonsense", expected_version=0)
-        tables.act(table_id=table.pk, user=mover, text=legal(table)[0], expected_version=0)
+            tables.act(table_id=table.pk, user=mover, move="nonsense", expected_version=0)
+        tables.act(table_id=table.pk, user=mover, move=legal(table)[0], expected_version=0)
         table.record.refresh_from_db()
         assert table.record.version == 1
         with pytest.raises(StaleVersion):
-            tables.act(table_id=table.pk, user=mover, text="fold", expected_version=0)
+            tables.act(table_id=table.pk, user=mover, move="fold", expected_version=0)
         assert Action.objects.count() == 1
 
     @pytest.mark.django_db(transaction=True)
@@ -141,7 +141,7 @@ class TestMoves:
         def tab() -> None:
             barrier.wait()
             try:
-                tables.act(table_id=table.pk, user=mover, text=move, expected_version=0)
+                tables.act(table_id=table.pk, user=mover, move=move, expected_version=0)
                 outcomes.append("accepted")
             except GameError as exc:
                 outcomes.append(type(exc).__name__)
@@ -162,7 +162,7 @@ class TestAdvance:
         table = started(alice, bots=1)
         record = table.record
         if to_act(table) == 0:
-            tables.act(table_id=table.pk, user=alice, text=legal(table)[0], expected_version=0)
+            tables.act(table_id=table.pk, user=alice, move=legal(table)[0], expected_version=0)
         record.refresh_from_db()
         version = record.version
         assert tables.advance(game_id=record.pk, version=version) is True
@@ -176,10 +176,10 @@ class TestAdvance:
         table = started(alice, game="blocks", bots=1)
         record = table.record
         while to_act(table) != 1:
-            tables.act(table_id=table.pk, user=alice, text=legal(table)[0], expected_version=None)
+            tables.act(table_id=table.pk, user=alice, move=legal(table)[0], expected_version=None)
         record.refresh_from_db()
         state = current_state(record)
-        expected = get_bot("blocks")(
+        expected = get_engine("blocks").bot_action(
             get_engine("blocks").view(state, 1), bot_seed(record.seed, 1, record.action_count)
         )
         tables.advance(game_id=record.pk, version=record.version)
@@ -207,9 +207,7 @@ class TestAdvance:
             seat = to_act(table)
             if seat == 0:
                 view = get_engine("triad").view(current_state(record), 0)
-                tables.act(
-                    table_id=table.pk, user=alice, text=view["legal"][0], expected_version=record.version
-                )
+                tables.act(table_id=table.pk, user=alice, move=view.legal[0], expected_version=record.version)
             else:
                 assert tables.advance(game_id=record.pk, version=record.version)
         record.refresh_from_db()

@@ -34,7 +34,7 @@ def site_pages(client: Client) -> dict[str, str]:
     alice = User.objects.create_user("alice", "alice@example.com", PASSWORD)
     client.force_login(alice)
     game = client.post(
-        "/play/pyramid/", {"deal": "number", "number": "42", "passes": "2", "rows": "7", "scoring": "points"}
+        "/play/pyramid/", {"deal": "number", "number": "42", "redeals": "2", "rows": "7", "scoring": "points"}
     )
     assert game.status_code == 302, game.content.decode()[:1000]
     table = tables.create_table(game="triad", creator=alice, config={})

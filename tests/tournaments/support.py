@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from games import tables
 from games.engine import TABLE_SEAT, get_engine
-from games.engine.bots import bot_seed, get_bot
+from games.engine.bots import bot_seed
 from games.models import GameRecord, Table
 from games.state_cache import current_state
 
@@ -33,7 +33,7 @@ def play_out(table: Table, max_moves: int = 3000) -> GameRecord:
             # With a worker running, its own task may make this move first: then this one is a no-op.
             tables.advance(game_id=record.pk, version=record.version)
         else:
-            choose = get_bot(table.game)
+            choose = get_engine(table.game).bot_action
             text = choose(engine.view(state, seat), bot_seed(record.seed, seat, record.action_count))
-            tables.act(table_id=table.pk, user=occupant.user, text=text, expected_version=record.version)
+            tables.act(table_id=table.pk, user=occupant.user, move=text, expected_version=record.version)
     raise AssertionError(f"game {record.pk} did not end in {max_moves} moves")

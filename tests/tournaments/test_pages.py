@@ -30,12 +30,12 @@ FORM = {
     "max_entrants": "8",
     "starts_in": "15",
     "clock_seconds": "30",
-    "stack": "100",
-    "ante": "1",
-    "hands": "3",
-    "cards": "6",
-    "scoring": "basic",
-    "target": "7",
+    "triad_stack": "100",
+    "triad_ante": "1",
+    "triad_hands": "3",
+    "triad_cards": "6",
+    "blocks_scoring": "basic",
+    "blocks_target": "7",
 }
 
 
@@ -54,7 +54,7 @@ def test_anyone_sees_the_list_and_people_who_are_logged_in_schedule() -> None:
 
 @pytest.mark.parametrize(
     "forged",
-    [{"game": "pyramid"}, {"starts_in": "-5"}, {"max_entrants": "1000"}, {"ante": "500"}, {"name": ""}],
+    [{"game": "pyramid"}, {"starts_in": "-5"}, {"max_entrants": "1000"}, {"triad_ante": "500"}, {"name": ""}],
 )
 def test_a_forged_schedule_form_is_refused_and_creates_nothing(forged: dict[str, str]) -> None:
     response = logged_in(person("alice")).post(reverse("tournament_create"), {**FORM, **forged})
@@ -146,7 +146,7 @@ def test_a_match_in_play_replays_only_as_spectators_see_it_even_to_its_players()
     assert "data-card" not in Client().get(tournament.get_absolute_url()).content.decode()
     source = replays.from_record(record)
     spectator = get_engine("triad").view(replays.states(source)[0], None)
-    public = sorted(c for seat in spectator["seats"] for c in (seat["cards"] or []))
+    public = sorted(c for seat in spectator.seats for c in (seat.cards or ()))
     for viewer in (Client(), logged_in(ann), logged_in(ben)):
         for view in ("", "0", "1"):
             body = viewer.get(f"/games/{record.pk}/replay/?step=0&view={view}").content.decode()

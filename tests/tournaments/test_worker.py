@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import tables
 from games.engine import get_engine
-from games.engine.bots import bot_seed, get_bot
+from games.engine.bots import bot_seed
 from games.models import GameRecord
 from games.state_cache import current_state
 from tests.tournaments.support import person
@@ -45,8 +45,8 @@ def test_the_worker_starts_the_tournament_plays_the_bot_and_records_the_result(
         assert time.monotonic() < deadline, "the match did not end"
         state = current_state(record)
         if engine.current_player(state) == 0:  # alice; the bot's and the table's moves are the worker's
-            text = get_bot("triad")(engine.view(state, 0), bot_seed(record.seed, 0, record.action_count))
-            tables.act(table_id=match.table_id, user=alice, text=text, expected_version=record.version)
+            text = engine.bot_action(engine.view(state, 0), bot_seed(record.seed, 0, record.action_count))
+            tables.act(table_id=match.table_id, user=alice, move=text, expected_version=record.version)
         else:
             time.sleep(0.05)
         record.refresh_from_db()

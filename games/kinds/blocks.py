@@ -1,0 +1,232 @@
+"""Pyramid Poker, the block game, on the site (RULES.md section 4): its table form, its
+table as one seat sees it, its steps in words and its standing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.templatetags.static import static
+
+from games.engine import Move
+from games.engine.blocks import BlocksHand, BlocksPlace, BlocksView
+from games.engine.solitaire_common import and_list
+from games.kinds.option_forms import OptionField
+from games.kinds.spec import TableSpec
+from games.kinds.words import Step, card_name, plural, seat_name, sentence
+
+if TYPE_CHECKING:
+    from games.models import Seat
+
+
+def block_name(card: str) -> str:
+    """A block: a standard card or one of the Jokers ``X1``, ``X2``."""
+    return "Joker" if card.startswith("X") else card_name(card)
+
+
+def the_block(card: str) -> str:
+    return f"the {block_name(card)}" if not card.startswith("X") else "a Joker"
+
+
+def block_face(card: str | None) -> dict[str, str]:
+    if card is None:
+        return {"image": static("cards/blocks/back.svg"), "label": "hidden block", "card": ""}
+    return {"image": static(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
+
+
+def _grid(view: BlocksView, moves: Sequence[Move]) -> list[list[dict[str, Any]]]:
+    """The pyramid's rows, top row first: each place (``place``, what this viewer may know of
+    it), its block's picture when filled, and the move (placing or taking) this viewer may make there."""
+    here = {move.at: move for move in moves if move.kind in ("place", "take")}
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for place in view.pyramid:
+        at = (place.row, place.index)
+        rows.setdefault(place.row, []).append(
+            {
+                "place": place,
+                "block": block_face(place.face) if place.filled else None,
+                "where": f"{at[0]},{at[1]}",
+                "move": here.get(at),
+            }
+        )
+    return [rows[r] for r in sorted(rows, reverse=True)]
+
+
+def _button(move: Move) -> dict[str, str]:
+    if move.kind == "hand":
+        label = f"Into hand {move.at[0]}"
+    elif move.kind == "keep":
+        label = f"Keep {move.cards[0]}"
+    else:
+        label = move.text.capitalize()
+    return {"text": move.text, "label": label}
+
+
+def _block_at(view: BlocksView, row: int, index: int) -> BlocksPlace:
+    return next(place for place in view.pyramid if place.row == row and place.index == index)
+
+
+def _blocks_showdown(step: Step) -> str:
+    post: BlocksView = step.post
+    result = post.last_result
+    assert result is not None
+    won, winner = result.won, result.winner
+    if winner is None and won[0] == 0:
+        head = "showdown ends equal, every pair of hands drawn"
+    elif winner is None:
+        head = f"showdown ends equal, {plural(won[0], 'hand')} each"
+    else:
+        head = f"showdown: {step.name(winner)} wins {plural(won[winner], 'hand')} to {won[1 - winner]}"
+    pairs = []
+    for k, pair in enumerate(result.pairs):
+        names = [result.hands[seat][k].name for seat in (0, 1)]
+        if pair is None:
+            pairs.append(f"hand {k + 1} drawn ({names[0]} v {names[1]})")
+        else:
+            pairs.append(f"hand {k + 1} to {step.name(pair)} ({names[pair]} v {names[1 - pair]})")
+    head += " \N{EM DASH} " + ", ".join(pairs)
+    tails = []
+    if result.points is not None and result.totals is not None:
+        points, totals = result.points, result.totals
+        tails.append(
+            f"{step.name(0)} scores {points[0]}, {step.name(1)} {points[1]}; "
+            f"match {step.name(0)} {totals[0]}, {step.name(1)} {totals[1]}"
+        )
+    phase = post.phase
+    if phase == "tie-replay":
+        tails.append("a tie-replay game will decide")
+    elif phase == "over" and result.points is not None and post.outcome is not None:
+        winner = post.outcome.winner
+        assert winner is not None  # a finished game always has a winner (BL-8)
+        tails.append(f"{step.name(winner)} wins the match")
+    elif phase == "build":
+        tails.append(f"next game: {step.name(post.first_player)} starts")
+    return sentence(head, *tails)
+
+
+def narrate(step: Step) -> str:
+    pre: BlocksView = step.pre
+    post: BlocksView = step.post
+    action = step.action
+    text = str(action)
+    if text == "tie-replay":
+        what = "match" if pre.config["scoring"] == "advanced" else "game"
+        return f"Tie: replay game; the {what} is decided by a new game, {step.name(post.first_player)} first"
+    seat = pre.to_act
+    assert seat is not None
+    who = step.name(seat)
+    if text.startswith("place"):
+        face = _block_at(post, action.row, action.index).face
+        block = "a block" if face is None else the_block(face)
+        head = f"{who} places {block} on {action.row},{action.index}"
+        built = post.phase == "take" and pre.phase == "build"
+        note = ""
+        if built and post.to_act is not None:
+            note = f"the pyramid is built: taking begins, {step.name(post.to_act)} first"
+        return sentence(head, note)
+    if text.startswith("take"):
+        where = f"{action.row},{action.index}"
+        if post.phase == "joker":
+            # A taken Joker is discarded face up (BL-5), and what it turns over is public.
+            extra = len(post.discards) - len(pre.discards) - 1
+            head = f"{who} takes a Joker from {where}, turning over " + and_list(
+                [the_block(card) for card in post.revealed]
+            )
+            return head + (" (another Joker turned over is discarded)" if extra > 0 else "")
+        face = post.holding.face if post.holding else None
+        if face is None:
+            return f"{who} takes the block at {where}"
+        return f"{who} takes {the_block(face)} from {where}"
+    if text.startswith("keep"):
+        others = [card for card in pre.revealed if card != action.card]
+        head = f"{who} keeps {the_block(action.card)} (Joker)"
+        if others:
+            head += ", discarding " + and_list([the_block(card) for card in others])
+        return head
+    hand = action.hand - 1
+    showdown = len(post.results) > len(pre.results)
+    hands: tuple[tuple[BlocksHand, ...], ...] = post.hands
+    if showdown and post.last_result is not None:
+        hands = post.last_result.hands
+    card = hands[seat][hand].cards[-1]
+    head = f"{who} puts {the_block(card)} into hand {action.hand}"
+    return sentence(head, _blocks_showdown(step) if showdown else "")
+
+
+def _blocks_phase(view: BlocksView) -> str:
+    phase = view.phase
+    if phase == "build":
+        return f"Building ({view.placed} of 30 placed)"
+    if phase in ("take", "hand"):
+        left = sum(place.filled for place in view.pyramid)
+        return f"Taking ({plural(left, 'block')} left)"
+    return {"joker": "Joker: choosing a block", "tie-replay": "Tie replay next", "over": "Over"}[phase]
+
+
+def standing(view: BlocksView, names: Sequence[str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    last = view.last_result
+    for seat in (0, 1):
+        if view.scores is not None:
+            value = plural(view.scores[seat], "point")
+        elif last is not None:
+            value = f"won {plural(last.won[seat], 'hand')}"
+        else:
+            value = f"{plural(sum(len(hand.cards) for hand in view.hands[seat]), 'block')} in hands"
+        rows.append({"label": seat_name(names, seat), "value": value})
+    if view.scores is not None:
+        rows.append({"label": "Target", "value": view.config["target"]})
+        rows.append({"label": "Game", "value": view.game_number + 1})
+    rows.append({"label": "Phase", "value": _blocks_phase(view)})
+    return rows
+
+
+class BlocksSpec(TableSpec):
+    slug = "blocks"
+    name = "Pyramid Poker"
+    players_label = "2 players"
+    pitch = "Build a pyramid of hidden blocks together, then take them apart into three poker hands."
+    rules_anchor = "pyramid-poker-the-block-game"
+    invite = "out-build a friend in Pyramid Poker"
+    option_fields = (
+        OptionField(
+            "scoring",
+            "Scoring (Pyramid Poker)",
+            (("basic", "Basic: one game"), ("advanced", "Advanced: points, a match")),
+        ),
+        OptionField("target", "Match to", ((7, "7 points (short)"), (11, "11 points (long)"))),
+    )
+
+    def game_area(
+        self, view: BlocksView, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool
+    ) -> dict[str, Any]:
+        held = view.holding
+        holding = None
+        if held is not None and held.face:
+            taker = next((seat.name for seat in seats if seat.number == held.seat), "")
+            holding = {**block_face(held.face), "taker": "You" if held.seat == me else taker}
+        moves = view.moves if live else ()
+        context: dict[str, Any] = {
+            "grid": _grid(view, moves),
+            "buttons": [_button(move) for move in moves if move.kind in ("hand", "keep", "tie-replay")],
+            "hands": [
+                [{"name": hand.name, "blocks": [block_face(c) for c in hand.cards]} for hand in seat_hands]
+                for seat_hands in view.hands
+            ],
+            "holding": holding,
+            "next_block": block_face(view.next_block) if live and view.next_block else None,
+            "revealed": [block_face(c) for c in view.revealed],
+        }
+        if view.scores:
+            scores = view.scores
+            context["score_rows"] = [{"name": seat.name, "score": scores[seat.number]} for seat in seats]
+        return context
+
+    def narrate(self, step: Step) -> str:
+        return narrate(step)
+
+    def standing(self, view: BlocksView, names: Sequence[str]) -> list[dict[str, Any]]:
+        return standing(view, names)
+
+
+SPEC = BlocksSpec()

@@ -1,0 +1,125 @@
+"""Pyramid solitaire on the site (RULES.md section 1): its form, board, words and standing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.base import Move
+from games.engine.pyramid import PyramidView
+from games.engine.solitaire_common import SolitaireOutcome
+from games.kinds import solitaire
+from games.kinds.option_forms import OptionField
+from games.kinds.spec import SolitaireSpec
+from games.kinds.words import Step, card_name, sentence
+
+
+def _tableau_left(view: PyramidView) -> int:
+    return sum(slot.card is not None for row in view.tableau for slot in row)
+
+
+def _won(outcome: SolitaireOutcome) -> str:
+    return "all 52 cards removed" if outcome.reason == "cleared" else "the pyramid is cleared"
+
+
+def _removed(cards: Sequence[str]) -> str:
+    if len(cards) == 2:
+        return f"Pair {card_name(cards[0])} + {card_name(cards[1])} removed"
+    return f"{card_name(cards[0])} removed"
+
+
+def _cells(view: PyramidView) -> list[solitaire.Cell]:
+    rows = len(view.tableau)
+    available = set(view.available)
+    return [
+        solitaire.cell(slot.index + (rows - 1 - slot.row) / 2, slot.row, slot.card, slot.card in available)
+        for row in view.tableau
+        for slot in row
+        if slot.card is not None
+    ]
+
+
+class PyramidSpec(SolitaireSpec):
+    slug = "pyramid"
+    name = "Pyramid"
+    pitch = "Clear a pyramid of 28 cards by pairing cards that add up to 13."
+    rules_anchor = "pyramid-solitaire"
+    invite = "pair cards to thirteen in Pyramid solitaire"
+    prompt = "Pick two cards that make 13, or a King."
+    extra_keys = (("R", "redeal"),)
+    option_fields = (
+        OptionField("rows", "Pyramid", ((7, "7 rows (28 cards)"), (6, "6 rows (21 cards)"))),
+        OptionField(
+            "redeals",
+            "Passes through the stock",
+            (
+                (0, "1 pass (One Deal)"),
+                (1, "2 passes"),
+                (2, "3 passes (standard)"),
+                (3, "4 passes"),
+                (None, "Unlimited"),
+            ),
+        ),
+        OptionField("reserve", "Reserve: six extra cards, face up, usable any time"),
+        OptionField("clear_the_board", "Win as soon as the pyramid is cleared"),
+        OptionField("overlap_pairs", "A card may pair with the one card covering it"),
+        OptionField("waste_off_limits", "Waste cards can't be used"),
+        OptionField("reshuffle", "Shuffle the waste at each redeal"),
+        OptionField(
+            "scoring", "Scoring", (("points", "Points"), ("par", "Par (competitive, 3 passes at most)"))
+        ),
+    )
+
+    def board(self, view: PyramidView) -> dict[str, Any]:
+        rows = len(view.tableau)
+        stock_top = view.stock_top
+        return {
+            "cells": _cells(view),
+            "width": rows,
+            "height": rows + 1,
+            "reserve": [
+                {**solitaire.card_picture(c), "available": c in view.available}
+                for c in view.reserve
+                if c is not None
+            ],
+            "stock_top": stock_top and solitaire.card_picture(stock_top),
+            "stock_available": stock_top in view.available,
+        }
+
+    def extra_stats(self, view: PyramidView) -> list[tuple[str, str]]:
+        left = view.redeals_left
+        return [("Pass", f"{view.pass_number}/{'∞' if left is None else view.pass_number + left}")]
+
+    def describe_action(self, text: str) -> str:
+        move: Move = self.engine.parse_action(text).move()
+        if move.kind != "remove":
+            return solitaire.PLAIN_ACTIONS[move.text]
+        return _removed(move.cards)
+
+    def narrate(self, step: Step) -> str:
+        pre, post, text = step.pre, step.post, str(step.action)
+        if text == "resign":
+            return "Resigned"
+        if text == "draw":
+            head = f"Drew the {card_name(post.waste_top)} from the stock"
+        elif text == "redeal":
+            limit = post.config["redeals"]
+            count = f"redeal {post.redeals_used}" + ("" if limit is None else f" of {limit}")
+            reshuffled = post.config["reshuffle"]
+            verb = "Shuffled the waste into a new stock" if reshuffled else "Turned the waste over"
+            head = f"{verb} ({count})"
+        else:
+            head = _removed(step.action.move().cards)
+        cleared = _tableau_left(pre) > 0 and _tableau_left(post) == 0
+        ending = solitaire.solitaire_end(post, won=_won, stuck="no moves left")
+        # A cleared-board win already says the pyramid is cleared.
+        note = "the pyramid is cleared" if cleared and "pyramid is cleared" not in ending else ""
+        return sentence(head, note, ending)
+
+    def standing(self, view: PyramidView, names: Sequence[str]) -> list[dict[str, Any]]:
+        limit = view.config["redeals"]
+        passes = str(view.pass_number) if limit is None else f"{view.pass_number} of {limit + 1}"
+        return solitaire.standing(view, [{"label": "Pass", "value": passes}])
+
+
+SPEC = PyramidSpec()

@@ -1,0 +1,58 @@
+"""A live table's frames (its live part as HTML for one viewer) and the lobby's list.
+
+A started table's frame depends only on its version and the viewer's seat, so the frame
+built for one socket serves every other socket of the same seat (and every spectator) in
+this process; versions only grow, so a kept frame is never stale.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from django.db.models import Prefetch
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from games.models import Seat, Table
+from games.table_presenter import my_seat, table_context, table_seats
+
+FRAME_CACHE_SIZE = 512
+_frames: OrderedDict[tuple[int, int, int | None], str] = OrderedDict()
+
+
+def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> tuple[str, int | None]:
+    context = table_context(table, user, error, seats=seats)
+    context["user"] = user
+    return render_to_string("games/partials/table_live.html", context), context["version"]
+
+
+def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str, int | None]:
+    """The table's live part as HTML for one person, and the game version it shows."""
+    table = Table.objects.select_related("record").get(pk=table_id)
+    seats = table_seats(table)
+    record = table.record
+    if record is None or error:
+        return _render(table, user, error, seats)
+    key = (record.pk, record.version, my_seat(seats, user))
+    frame = _frames.get(key)
+    if frame is None:
+        frame, _ = _render(table, user, "", seats)
+        _frames[key] = frame
+        while len(_frames) > FRAME_CACHE_SIZE:
+            _frames.popitem(last=False)
+    return frame, record.version
+
+
+def lobby_tables() -> dict[str, list[Table]]:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    recent = Table.objects.prefetch_related(seats).order_by("-created_at")
+    return {
+        "open_tables": list(recent.filter(status=Table.Status.OPEN)[:50]),
+        "live_tables": list(
+            recent.filter(status=Table.Status.PLAYING).select_related("tournament_match__tournament")[:50]
+        ),
+    }
+
+
+def render_lobby() -> str:
+    return render_to_string("games/partials/lobby_tables.html", lobby_tables())
