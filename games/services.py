@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 import hmac
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,9 +168,13 @@ def _check_version(record: GameRecord, expected_version: int | None) -> None:
         )
 
 
-def submit_action(*, game_id: int, player: Player, text: str, expected_version: int | None) -> MoveResult:
-    """Apply one move; expects no lock held, takes the game row's lock itself."""
-    moves.check_text(text, "'draw' or '5h+8c'")
+def submit_action(
+    *, game_id: int, player: Player, move: str | Mapping[str, object], expected_version: int | None
+) -> MoveResult:
+    """Apply one move (its text, or the cards the page picked: ``card``, ``partner``);
+    expects no lock held, takes the game row's lock itself."""
+    if not isinstance(move, Mapping):
+        moves.check_text(move, "'draw' or '5h+8c'")
     with transaction.atomic():
         record = _locked(game_id, player)
         if record.is_over:
@@ -180,7 +184,7 @@ def submit_action(*, game_id: int, player: Player, text: str, expected_version: 
             # LP-6: once its day is over the deal is public (number, replays, solution), so a
             # move made after that cannot count on the day's leaderboard.
             record.ranked = False
-        moved = moves.apply_locked(record, 0, text)
+        moved = moves.apply_locked(record, 0, move)
     return MoveResult(moved.record, moved.state)
 
 

@@ -186,8 +186,9 @@ def _after_change(request: HtmxHttpRequest, game_id: int, *, error: str = "", hi
     reason = selectors.hidden_from(record, player)
     if reason:
         return _closed(request, reason)
-    hint_words = kinds.get_solitaire(record.game).describe_action(hint) if hint else ""
-    context = _game_context(record, player, error=error, hint=hint, hint_words=hint_words)
+    spec = kinds.get_solitaire(record.game)
+    words, cards = (spec.describe_action(hint), spec.action_cards(hint)) if hint else ("", ())
+    context = _game_context(record, player, error=error, hint=hint, hint_words=words, hint_cards=cards)
     return render(request, "games/partials/solitaire_game.html", context)
 
 
@@ -209,7 +210,10 @@ def _change(
 
 @require_POST
 def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _change(request, game_id, services.submit_action, text=request.POST.get("action", ""))
+    if "card" in request.POST:  # a card (or a pair) picked on the board
+        picked = {key: request.POST.get(key, "") for key in ("card", "partner")}
+        return _change(request, game_id, services.submit_action, move=picked)
+    return _change(request, game_id, services.submit_action, move=request.POST.get("action", ""))
 
 
 @require_POST

@@ -384,6 +384,10 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
             raise IllegalAction(f"{text.strip()!r}: remove one King or two cards, e.g. 'Kh' or '5h+8c'")
         return Remove(tuple(parse_card(part) for part in parts))
 
+    def card_action(self, cards: tuple[str, ...]) -> PyramidAction:
+        """PY-3: a King alone, or a pair."""
+        return Remove(cards)
+
     def _play(self, state: PyramidState, action: PyramidAction) -> PyramidState:
         if isinstance(action, Resign):
             return replace(state, status=RESIGNED, moves=state.moves + 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Generic, Protocol, TypeVar
 
@@ -151,6 +151,20 @@ class SolitaireEngine(Engine[S, A], Generic[S, A, V]):
     @abstractmethod
     def _play(self, state: S, action: A) -> S:
         """Apply an action of this game to a running game."""
+
+    def action_from_fields(self, fields: Mapping[str, object]) -> A:
+        """A page's fields: the cards the player picked on the board (``card``, and for a
+        pair ``partner``), or else ``action``, a move's text ("draw", "redeal", "resign")."""
+        picked = [fields[key] for key in ("card", "partner") if fields.get(key)]
+        if not picked:
+            return super().action_from_fields(fields)
+        if not all(isinstance(card, str) for card in picked):
+            raise IllegalAction("a picked card is a text such as '5h'")
+        return self.card_action(tuple(parse_card(str(card)) for card in picked))
+
+    @abstractmethod
+    def card_action(self, cards: tuple[str, ...]) -> A:
+        """The action of playing the picked ``cards``; ``IllegalAction`` if no such action exists."""
 
     def view(self, state: S, seat: int | None) -> V:
         if seat not in (None, TABLE_SEAT, 0):

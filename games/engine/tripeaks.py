@@ -228,6 +228,12 @@ class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction, TriPeaksView
             f"{text.strip()!r} is not a Tri-Peaks action: try 'draw', a card such as 'Td', or 'resign'"
         )
 
+    def card_action(self, cards: tuple[str, ...]) -> TriPeaksAction:
+        """TP-3: one card onto the waste."""
+        if len(cards) != 1:
+            raise IllegalAction("Tri-Peaks plays one card at a time onto the waste")
+        return Play(cards[0])
+
     def _play(self, state: TriPeaksState, action: TriPeaksAction) -> TriPeaksState:
         if isinstance(action, Resign):
             return replace(state, status=RESIGNED, moves=state.moves + 1)

@@ -47,6 +47,7 @@ class PyramidSpec(SolitaireSpec):
     invite = "pair cards to thirteen in Pyramid solitaire"
     prompt = "Pick two cards that make 13, or a King."
     extra_keys = (("R", "redeal"),)
+    picks_pairs = True
     option_fields = (
         OptionField("rows", "Pyramid", ((7, "7 rows (28 cards)"), (6, "6 rows (21 cards)"))),
         OptionField(

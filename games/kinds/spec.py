@@ -75,6 +75,8 @@ class SolitaireSpec(GameSpec):
     players_label = "Solitaire"
     prompt: ClassVar[str]
     """What the message line says while nothing else is to be said."""
+    picks_pairs: ClassVar[bool] = False
+    """A click on a card waits for a second card (a pair) unless it is a move alone."""
     extra_keys: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Keyboard keys only this game has, as (key, what it does) for the key help line."""
 

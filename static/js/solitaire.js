@@ -1,6 +1,7 @@
 // Solitaire play: picks cards, sends moves through htmx, keyboard shortcuts, the clock.
 // The server is the referee: this script never decides whether a move is legal; it
-// only turns clicks into move texts ("5h+8c", "Kd", "Td", "draw") and shows the answer.
+// sends the cards a click picked (a card, and for a pair its partner) or a button's move
+// ("draw"), and shows the answer. The engine turns picked cards into its move.
 (function () {
   "use strict";
 
@@ -25,6 +26,11 @@
   function send(action) {
     const root = game();
     if (root) post(root.dataset.actUrl, { action: action, version: root.dataset.version });
+  }
+
+  function sendCards(card, partner) {
+    const root = game();
+    if (root) post(root.dataset.actUrl, { card: card, partner: partner || "", version: root.dataset.version });
   }
 
   // Every form of the game posts through post(): pressing a key right after a swap
@@ -52,10 +58,10 @@
 
   function pick(card) {
     const root = game();
-    if (root.dataset.game === "tripeaks") { send(card); return; }
+    if (root.dataset.pairs !== "1") { sendCards(card); return; }
     if (selected === card) { selected = null; markSelection(); return; }
-    if (selected) { send(selected + "+" + card); return; }
-    if (isKing(card)) { send(card); return; }
+    if (selected) { sendCards(selected, card); return; }
+    if (isKing(card)) { sendCards(card); return; }
     selected = card;
     markSelection();
   }
@@ -113,7 +119,7 @@
     if (!root) return;
     const hint = root.querySelector("[data-hint]");
     if (hint) {
-      hint.dataset.hint.split("+").forEach(function (card) {
+      hint.dataset.hintCards.split(" ").filter(Boolean).forEach(function (card) {
         const el = root.querySelector('button[data-card="' + card + '"]');
         if (el) el.classList.add("is-hinted");
       });

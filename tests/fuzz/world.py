@@ -59,7 +59,7 @@ def finished_games(count: int, rng: random.Random) -> tuple[list[int], list[str]
         while not record.is_over:
             legal = [str(a) for a in engine.legal_actions(current_state(record))]
             services.submit_action(
-                game_id=record.pk, player=player_of(owner), text=rng.choice(legal), expected_version=None
+                game_id=record.pk, player=player_of(owner), move=rng.choice(legal), expected_version=None
             )
             record.refresh_from_db()
         ids.append(record.pk)

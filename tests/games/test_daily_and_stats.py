@@ -57,7 +57,7 @@ def test_one_ranked_attempt_per_player_per_deal() -> None:
     ranked = services.start_daily(daily=daily, player=alice)
     assert ranked.ranked and ranked.kind == GameRecord.Kind.DAILY
     assert services.start_daily(daily=daily, player=alice).pk == ranked.pk  # resumes, no second deal
-    services.submit_action(game_id=ranked.pk, player=alice, text="resign", expected_version=0)
+    services.submit_action(game_id=ranked.pk, player=alice, move="resign", expected_version=0)
     second = services.start_daily(daily=daily, player=alice)
     assert second.pk != ranked.pk and not second.ranked
 
@@ -66,7 +66,7 @@ def test_no_undo_or_hint_in_the_ranked_attempt() -> None:
     daily = services.ensure_daily(game="pyramid", date=today())
     alice = player("alice")
     record = services.start_daily(daily=daily, player=alice)
-    services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=0)
+    services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=0)
     with pytest.raises(services.GameError, match="Undo is not allowed"):
         services.undo(game_id=record.pk, player=alice, expected_version=1)
     with pytest.raises(services.GameError, match="Hints are not allowed"):

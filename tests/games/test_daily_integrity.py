@@ -111,7 +111,7 @@ def version(record: GameRecord) -> int:
 
 
 def resign(record: GameRecord, player: Player) -> None:
-    services.submit_action(game_id=record.pk, player=player, text="resign", expected_version=version(record))
+    services.submit_action(game_id=record.pk, player=player, move="resign", expected_version=version(record))
 
 
 # -- casual games of a daily deal's number -------------------------------------------
@@ -143,7 +143,7 @@ def test_an_old_casual_game_of_the_number_gets_no_hint_undo_solution_replay_or_e
     owner = person("olga")
     player = Player(user=owner, token="o")
     record = services.start_solitaire(game="pyramid", player=player, seed=777)
-    services.submit_action(game_id=record.pk, player=player, text="draw", expected_version=0)
+    services.submit_action(game_id=record.pk, player=player, move="draw", expected_version=0)
     daily = as_daily(record, steady_day)
     client = signed_in(owner)
 
@@ -222,7 +222,7 @@ def test_a_second_attempt_is_unranked_with_no_hint_undo_or_replay_until_the_day_
     client.post(f"/daily/pyramid/{steady_day:%Y-%m-%d}/play/")
     second = GameRecord.objects.get(ranked=False)
     assert second.daily == daily
-    services.submit_action(game_id=second.pk, player=player, text="draw", expected_version=0)
+    services.submit_action(game_id=second.pk, player=player, move="draw", expected_version=0)
     for service, words in ((services.take_hint, "Hints are closed"), (services.undo, "Undo is closed")):
         with pytest.raises(services.GameError, match=words):
             service(game_id=second.pk, player=player, expected_version=1)
@@ -291,7 +291,7 @@ def test_a_ranked_attempt_played_on_after_its_day_no_longer_counts(steady_day: d
     attempt = ranked_attempt(past, alice)
     player = Player(user=alice, token="a")
     for n, text in enumerate(past.solution):
-        services.submit_action(game_id=attempt.pk, player=player, text=text, expected_version=n)
+        services.submit_action(game_id=attempt.pk, player=player, move=text, expected_version=n)
     attempt.refresh_from_db()
     assert attempt.won and not attempt.ranked
     assert selectors.daily_leaderboard(past) == []
@@ -434,7 +434,7 @@ def test_a_games_clock_starts_when_it_is_dealt(steady_day: dt.date) -> None:
         assert record.first_viewed_at is not None and before <= record.first_viewed_at <= timezone.now()
     started = ranked.first_viewed_at
     assert services.start_daily(daily=ranked.daily, player=alice).first_viewed_at == started  # resumed
-    services.submit_action(game_id=ranked.pk, player=alice, text="resign", expected_version=0)
+    services.submit_action(game_id=ranked.pk, player=alice, move="resign", expected_version=0)
     ranked.refresh_from_db()
     assert ranked.first_viewed_at == started and ranked.elapsed_seconds is not None
 

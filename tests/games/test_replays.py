@@ -30,7 +30,7 @@ def finished_solitaire(game: str, owner: User, seed: int = 3) -> GameRecord:
     player = Player(user=owner, token=owner.username)
     record = services.start_solitaire(game=game, player=player, seed=seed)
     for version, text in enumerate(solve(game, config=None, seed=seed).actions or ["resign"]):
-        services.submit_action(game_id=record.pk, player=player, text=text, expected_version=version)
+        services.submit_action(game_id=record.pk, player=player, move=text, expected_version=version)
     record.refresh_from_db()
     assert record.is_over
     return record
@@ -175,7 +175,7 @@ def test_todays_daily_games_wait_for_the_end_of_the_day(client: Client) -> None:
     daily = services.ensure_daily(game="pyramid", date=timezone.now().date())
     player = Player(user=alice, token="a")
     record = services.start_daily(daily=daily, player=player)
-    services.submit_action(game_id=record.pk, player=player, text="resign", expected_version=0)
+    services.submit_action(game_id=record.pk, player=player, move="resign", expected_version=0)
     assert Client().get(f"/games/{record.pk}/replay/").status_code == 404
     client.force_login(alice)
     # LP-6: a replay shows every card, so even the game's own player waits for the day's end.

@@ -65,7 +65,7 @@ def test_bad_starts_are_refused(alice: Player, game: str, config: dict | None, m
 def test_a_move_is_stored_and_the_version_bumps(alice: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
     text = first_legal(record)
-    result = services.submit_action(game_id=record.pk, player=alice, text=text, expected_version=0)
+    result = services.submit_action(game_id=record.pk, player=alice, move=text, expected_version=0)
     assert result.record.version == 1 and result.record.action_count == 1
     assert list(Action.objects.filter(game=record).values_list("seq", "seat", "text")) == [(0, 0, text)]
     assert result.state == PYRAMID.replay(record.config, 7, [text])[-1]
@@ -77,54 +77,54 @@ def test_an_illegal_move_is_explained_and_changes_nothing(alice: Player) -> None
     record = services.start_solitaire(game="pyramid", player=alice, seed=seed)
     apex = current_state(record).tableau[0]
     with pytest.raises(services.GameError, match=f"{apex} is covered by"):
-        services.submit_action(game_id=record.pk, player=alice, text=apex, expected_version=0)
+        services.submit_action(game_id=record.pk, player=alice, move=apex, expected_version=0)
     loner = next(c for c in available_cards(current_state(record)) if c[0] != "K")
     with pytest.raises(services.GameError, match="only a King"):
-        services.submit_action(game_id=record.pk, player=alice, text=loner, expected_version=0)
+        services.submit_action(game_id=record.pk, player=alice, move=loner, expected_version=0)
     with pytest.raises(services.GameError, match="is not a card"):
-        services.submit_action(game_id=record.pk, player=alice, text="zz", expected_version=0)
+        services.submit_action(game_id=record.pk, player=alice, move="zz", expected_version=0)
     with pytest.raises(services.GameError, match="short text"):
-        services.submit_action(game_id=record.pk, player=alice, text="x" * 65, expected_version=0)
+        services.submit_action(game_id=record.pk, player=alice, move="x" * 65, expected_version=0)
     record.refresh_from_db()
     assert record.version == 0 and not Action.objects.exists()
 
 
 def test_a_stale_tab_is_refused(alice: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
-    services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=0)
+    services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=0)
     with pytest.raises(services.StaleVersion, match="changed in another tab"):
-        services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=0)
+        services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=0)
     assert Action.objects.count() == 1
 
 
 def test_someone_else_cannot_play_my_game(alice: Player, visitor: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
     with pytest.raises(services.NotYourGame):
-        services.submit_action(game_id=record.pk, player=visitor, text="draw", expected_version=0)
+        services.submit_action(game_id=record.pk, player=visitor, move="draw", expected_version=0)
     other_browser = Player(user=None, token="someone-else")
     mine = services.start_solitaire(game="pyramid", player=visitor, seed=7)
     with pytest.raises(services.NotYourGame):
-        services.submit_action(game_id=mine.pk, player=other_browser, text="draw", expected_version=0)
+        services.submit_action(game_id=mine.pk, player=other_browser, move="draw", expected_version=0)
     assert not Action.objects.exists()
 
 
 def test_anonymous_play_and_resume(visitor: Player) -> None:
     record = services.start_solitaire(game="tripeaks", player=visitor, seed=99)
     assert record.owner is None and record.session_key == visitor.token
-    services.submit_action(game_id=record.pk, player=visitor, text="draw", expected_version=0)
-    services.submit_action(game_id=record.pk, player=visitor, text="draw", expected_version=1)
+    services.submit_action(game_id=record.pk, player=visitor, move="draw", expected_version=0)
+    services.submit_action(game_id=record.pk, player=visitor, move="draw", expected_version=1)
     reloaded = GameRecord.objects.get(pk=record.pk)
     assert current_state(reloaded) == get_engine("tripeaks").replay(record.config, 99, ["draw", "draw"])[-1]
 
 
 def test_undo_replays_one_action_fewer_and_is_counted(alice: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
-    services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=0)
-    services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=1)
+    services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=0)
+    services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=1)
     result = services.undo(game_id=record.pk, player=alice, expected_version=2)
     assert result.record.version == 3 and result.record.action_count == 1 and result.record.undo_count == 1
     assert result.state == PYRAMID.replay(record.config, 7, ["draw"])[-1]
-    services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=3)
+    services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=3)
     assert list(Action.objects.filter(game=record).values_list("seq", flat=True)) == [0, 1]
     services.undo(game_id=record.pk, player=alice, expected_version=4)
     services.undo(game_id=record.pk, player=alice, expected_version=5)
@@ -134,16 +134,16 @@ def test_undo_replays_one_action_fewer_and_is_counted(alice: Player) -> None:
 
 def test_resigning_finishes_the_game_and_stores_the_outcome(alice: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
-    result = services.submit_action(game_id=record.pk, player=alice, text="resign", expected_version=0)
+    result = services.submit_action(game_id=record.pk, player=alice, move="resign", expected_version=0)
     assert result.record.status == GameRecord.Status.FINISHED and result.record.won is False
     assert result.record.outcome["reason"] == "resigned" and result.record.finished_at is not None
     with pytest.raises(services.GameError, match="over"):
-        services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=1)
+        services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=1)
 
 
 def test_undo_after_a_loss_reopens_a_casual_game(alice: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
-    services.submit_action(game_id=record.pk, player=alice, text="resign", expected_version=0)
+    services.submit_action(game_id=record.pk, player=alice, move="resign", expected_version=0)
     result = services.undo(game_id=record.pk, player=alice, expected_version=1)
     assert result.record.status == GameRecord.Status.PLAYING and result.record.outcome is None
 
@@ -157,7 +157,7 @@ def test_two_tabs_acting_at_once_store_exactly_one_move(alice: Player) -> None:
     def act() -> None:
         barrier.wait()
         try:
-            services.submit_action(game_id=record.pk, player=alice, text="draw", expected_version=0)
+            services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=0)
             outcomes.append("accepted")
         except services.StaleVersion:
             outcomes.append("stale")

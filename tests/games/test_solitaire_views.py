@@ -11,6 +11,7 @@ from django.test import Client
 from games.engine import get_engine
 from games.kinds.words import card_name
 from games.models import Action, GameRecord
+from games.state_cache import current_state
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -187,3 +188,17 @@ def test_the_end_of_a_game_offers_what_to_do_next(client: Client) -> None:
 def test_the_winning_line_is_not_shown_while_the_game_runs(client: Client) -> None:
     record = start(client)
     assert client.get(f"/games/{record.pk}/solution/").status_code == 404
+
+
+def test_picked_cards_are_posted_as_cards_and_the_engine_makes_the_move(client: Client) -> None:
+    """The board posts the cards a click picked (``card``, ``partner``); nothing in the
+    page builds a move's text. A pair that is no move is refused, and nothing changes."""
+    record = start(client)
+    view = get_engine("pyramid").view(current_state(record), 0)
+    pair = next(move for move in view.moves if move.kind == "remove" and len(move.cards) == 2)
+    first, second = reversed(pair.cards)
+    bad = client.post(f"/games/{record.pk}/act/", {"card": first, "partner": first, "version": 0}, **HTMX)
+    assert "two different cards" in bad.content.decode() and record.actions.count() == 0
+    body = client.post(f"/games/{record.pk}/act/", {"card": first, "partner": second, "version": 0}, **HTMX)
+    assert body.status_code == 200
+    assert list(record.actions.values_list("text", flat=True)) == [pair.text]
