@@ -358,6 +358,37 @@ def outcome_of(places: tuple[tuple[int, ...], ...], chips: tuple[int, ...], hand
 
 
 @dataclass(frozen=True, kw_only=True)
+class SeatChips:
+    """A seat of a betting game as every view shows it; each game adds its cards."""
+
+    seat: int
+    chips: int
+    bet: int
+    """Chips put in during this betting round."""
+    in_deal: bool
+    folded: bool
+    out: bool
+    """No chips and not dealt in: out of the match."""
+    card_count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DealResult:
+    """How a deal ended, kept for display until the next deal ends; each game adds the
+    hands shown."""
+
+    hand: int
+    deal: str
+    pot: int
+    winners: tuple[int, ...]
+    tie: bool
+    """More than one winner: a tie that a tie-replay hand settles (TR-14)."""
+    unseen: bool
+    """Won because every other player folded (TR-8); the winner showed nothing."""
+    folded: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchOutcome:
     """How a match ended (TR-15), as a view shows it: ``outcome_of`` as a typed value."""
 

@@ -51,7 +51,9 @@ from games.engine.betting import (
     SHOWDOWN,
     TIE_REPLAY,
     WAGERS,
+    DealResult,
     MatchOutcome,
+    SeatChips,
     TableRules,
     bump,
     live,
@@ -120,33 +122,15 @@ class ShownHand:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TauronResult:
+class TauronResult(DealResult):
     """How a deal ended, kept for display until the next deal ends."""
 
-    hand: int
-    deal: str
-    pot: int
     board: tuple[str, ...]
-    winners: tuple[int, ...]
-    tie: bool
-    """More than one winner: a tie that a tie-replay hand settles (TH-5)."""
-    unseen: bool
-    """Won because every other player folded (TR-8); the winner showed nothing."""
-    folded: tuple[int, ...]
     shown: tuple[ShownHand, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
-class TauronSeat:
-    seat: int
-    chips: int
-    bet: int
-    """Chips put in during this betting round."""
-    in_deal: bool
-    folded: bool
-    out: bool
-    """No chips and not dealt in: out of the match."""
-    card_count: int
+class TauronSeat(SeatChips):
     hole: tuple[str, ...] | None
     """``None`` unless visible to the viewer: its own, or shown (LP-3)."""
     shown: bool

@@ -41,7 +41,9 @@ from games.engine.betting import (
     SHOWDOWN,
     TIE_REPLAY,
     WAGERS,
+    DealResult,
     MatchOutcome,
+    SeatChips,
     TableRules,
     bump,
     live,
@@ -157,33 +159,15 @@ class TriadShownHand:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TriadResult:
+class TriadResult(DealResult):
     """How the last finished deal ended, kept for display until the next deal ends."""
 
-    hand: int
-    deal: str
-    pot: int
-    winners: tuple[int, ...]
-    tie: bool
-    """More than one winner: a tie that a tie-replay hand settles (TR-14)."""
-    unseen: bool
-    """Won because every other player folded (TR-8); the winner showed nothing."""
-    folded: tuple[int, ...]
     shown: tuple[TriadShownHand, ...]
     """In deal order (TR-7); a folded hand is never among them."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class TriadSeat:
-    seat: int
-    chips: int
-    bet: int
-    """Chips put in during this betting round."""
-    in_deal: bool
-    folded: bool
-    out: bool
-    """No chips and not dealt in: out of the match."""
-    card_count: int
+class TriadSeat(SeatChips):
     cards: tuple[str, ...] | None
     """``None`` unless visible to the viewer: its own, shown, or ``face_up`` (LP-3)."""
     shown: bool

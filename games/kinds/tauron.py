@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from games.engine.tauron import TauronView
 from games.kinds.option_forms import OptionField
 from games.kinds.spec import TableSpec
-from games.kinds.triad import card_picture, place_of, triad_card_name, with_article
-from games.kinds.words import Step, ordinal, plural, seat_name, sentence
+from games.kinds.triad import card_picture, place_of, standing, triad_card_name, with_article
+from games.kinds.words import Step, ordinal, sentence
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -110,26 +110,6 @@ def narrate(step: Step) -> str:
     return sentence(head, _stage(step))
 
 
-def standing(view: TauronView, names: Sequence[str]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for entry in view.seats:
-        parts = [plural(entry.chips, "chip")]
-        if entry.bet:
-            parts.append(f"{entry.bet} bet")
-        if entry.folded:
-            parts.append("folded")
-        elif entry.out:
-            parts.append("out")
-        rows.append({"label": seat_name(names, entry.seat), "value": ", ".join(parts)})
-    rows.append({"label": "Pot", "value": view.pot})
-    if view.held_pot:
-        rows.append({"label": "Held pot", "value": view.held_pot})
-    deal = {"tie-replay": " (tie replay)", "place-tie": " (place tie replay)"}.get(view.deal, "")
-    rows.append({"label": "Hand", "value": f"{view.hand} of {view.hands}{deal}"})
-    rows.append({"label": "Phase", "value": PHASE_WORDS[view.phase]})
-    return rows
-
-
 class TauronSpec(TableSpec):
     slug = "tauron"
     name = "Tauron Hold-Em"
@@ -179,7 +159,7 @@ class TauronSpec(TableSpec):
         return narrate(step)
 
     def standing(self, view: TauronView, names: Sequence[str]) -> list[dict[str, Any]]:
-        return standing(view, names)
+        return standing(view, names, PHASE_WORDS)
 
 
 SPEC = TauronSpec()

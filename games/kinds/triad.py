@@ -9,11 +9,12 @@ game's replay), otherwise only their number is given.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.templatetags.static import static
 
+from games.engine.tauron import TauronView
 from games.engine.triad import TriadResult, TriadView
 from games.engine.triad_hands import sort_cards
 from games.kinds.option_forms import OptionField
@@ -222,7 +223,10 @@ _TRIAD_PHASES = {
 }
 
 
-def standing(view: TriadView, names: Sequence[str]) -> list[dict[str, Any]]:
+def standing(
+    view: TriadView | TauronView, names: Sequence[str], phases: Mapping[str, str] = _TRIAD_PHASES
+) -> list[dict[str, Any]]:
+    """Chips and bets per seat, the pot, the hand and the phase (Triad, Tauron Hold-Em)."""
     rows: list[dict[str, Any]] = []
     for entry in view.seats:
         parts = [plural(entry.chips, "chip")]
@@ -238,7 +242,7 @@ def standing(view: TriadView, names: Sequence[str]) -> list[dict[str, Any]]:
         rows.append({"label": "Held pot", "value": view.held_pot})
     deal = {"tie-replay": " (tie replay)", "place-tie": " (place tie replay)"}.get(view.deal, "")
     rows.append({"label": "Hand", "value": f"{view.hand} of {view.hands}{deal}"})
-    rows.append({"label": "Phase", "value": _TRIAD_PHASES[view.phase]})
+    rows.append({"label": "Phase", "value": phases[view.phase]})
     return rows
 
 
