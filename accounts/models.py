@@ -38,3 +38,80 @@ class User(AbstractUser):
 
     def get_absolute_url(self) -> str:
         return reverse("profile", kwargs={"username": self.username})
+
+
+PROVISIONAL_GAMES = 10
+"""RT-3: a rating is provisional ("?") until this many rated games."""
+
+
+class Rating(models.Model):
+    """A person's rating in one multiplayer game (RT-1), on openskill's Plackett-Luce model
+    scaled around 1500 (``accounts.ratings``)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=16)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0, help_text="Rated games played.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_one_per_user_and_game")]
+        indexes = [models.Index(fields=["game", "-mu"], name="rating_game_mu")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} {self.shown}"
+
+    @property
+    def value(self) -> int:
+        return round(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    @property
+    def shown(self) -> str:
+        """RT-3: "1512", or "1512?" while provisional."""
+        return f"{self.value}?" if self.provisional else str(self.value)
+
+
+class RatingChange(models.Model):
+    """RT-4: one rated game's effect on one person's rating, kept as history."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="rating_changes")
+    record = models.ForeignKey("games.GameRecord", on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.CharField(max_length=16)
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    games_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["record", "user"], name="rating_change_once_per_game_and_user")
+        ]
+        indexes = [models.Index(fields=["user", "game", "created_at"], name="rating_change_history")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} game {self.record_id}: {self.before} -> {self.after}"
+
+    @property
+    def before(self) -> int:
+        return round(self.mu_before)
+
+    @property
+    def after(self) -> int:
+        return round(self.mu_after)
+
+    @property
+    def delta(self) -> int:
+        """The change as shown: the difference of the shown ratings (+12, -9)."""
+        return self.after - self.before
+
+    @property
+    def shown_after(self) -> str:
+        return f"{self.after}?" if self.games_after < PROVISIONAL_GAMES else str(self.after)

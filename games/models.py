@@ -170,6 +170,7 @@ class Table(NamesItsGame):
 
     config = models.JSONField(default=dict, help_text="The full engine config, defaults filled in.")
     clock_seconds = models.PositiveSmallIntegerField(default=30, help_text="Each turn's clock (LP-1).")
+    rated = models.BooleanField(default=False, help_text="RT-2: opened as rated (casual if not).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables_created"

@@ -23,6 +23,9 @@ def _field_name(spec: TableSpec, key: str) -> str:
 class TableForm(forms.Form):
     game = forms.ChoiceField(label="Game")
     clock_seconds = forms.IntegerField(min_value=10, max_value=600, initial=30, label="Turn clock (seconds)")
+    rated = forms.BooleanField(
+        required=False, initial=True, label="Rated: with people in every seat, the result moves their ratings"
+    )
 
     games: tuple[TableSpec, ...] = kinds.TABLE_GAMES
     hidden_options: tuple[str, ...] = ()

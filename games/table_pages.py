@@ -40,6 +40,7 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 creator=request.user,
                 config=form.config(),
                 clock_seconds=form.cleaned_data["clock_seconds"],
+                rated=form.cleaned_data["rated"],
             )
         except GameError as exc:
             form.add_error(None, str(exc))

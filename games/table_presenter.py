@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from accounts.models import User
+from accounts.models import Rating, User
+from accounts.ratings import MODEL
 from games import kinds
 from games.engine import TABLE_SEAT
 from games.kinds.spec import TableSpec
-from games.models import Seat, Table
+from games.models import GameRecord, Seat, Table
 from games.state_cache import current_state
 
 
@@ -27,6 +28,23 @@ def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
         "rows": [{"name": names[n], "total": totals[n] if n < len(totals) else None} for n in sorted(names)],
         "unit": "chips" if "chips" in outcome else "points",
     }
+
+
+def _rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:
+    """RT-3: each person's rating at a rated table, and once the game is over its change."""
+    if not table.rated:
+        return []
+    users = [seat.user_id for seat in seats if seat.user_id is not None]
+    current = {row.user_id: row for row in Rating.objects.filter(game=table.game, user_id__in=users)}
+    changes = {row.user_id: row for row in record.rating_changes.all()} if record.is_over else {}
+    rows = []
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        change, rating = changes.get(seat.user_id), current.get(seat.user_id)
+        shown = change.shown_after if change else rating.shown if rating else f"{round(MODEL.rating().mu)}?"
+        rows.append({"name": seat.name, "shown": shown, "delta": change.delta if change else None})
+    return rows
 
 
 def my_seat(seats: list[Seat], user: User | None) -> int | None:
@@ -67,6 +85,7 @@ def table_context(
     view = engine.view(state, me)
     to_act = engine.current_player(state)
     context.update(
+        rating_rows=_rating_rows(table, seats, record),
         record=record,
         version=record.version,
         deadline=record.turn_deadline,

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts import ratings
 from accounts.models import User
 from games import kinds, moves, outages
 from games.engine import TABLE_SEAT, get_engine
@@ -71,9 +72,14 @@ def _touch_lobby(table: Table) -> None:
 
 
 def create_table(
-    *, game: str, creator: User, config: dict[str, Any] | None = None, clock_seconds: int = 30
+    *,
+    game: str,
+    creator: User,
+    config: dict[str, Any] | None = None,
+    clock_seconds: int = 30,
+    rated: bool = False,
 ) -> Table:
-    """A new open table, with its creator in seat 0."""
+    """A new open table, with its creator in seat 0; ``rated`` (RT-2) or casual."""
     try:
         spec = kinds.get_table_game(game)
     except kinds.UnknownGame:
@@ -87,7 +93,9 @@ def create_table(
         raise GameError(str(exc)) from exc
     seats = spec.engine.seat_count(full)
     with transaction.atomic():
-        table = Table.objects.create(game=game, config=full, clock_seconds=clock_seconds, created_by=creator)
+        table = Table.objects.create(
+            game=game, config=full, clock_seconds=clock_seconds, created_by=creator, rated=rated
+        )
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=creator if n == 0 else None) for n in range(seats)]
         )
@@ -173,13 +181,21 @@ def start(*, table_id: int, user: User) -> Table:
 
 
 def open_match(
-    *, game: str, config: dict[str, Any], clock_seconds: int, players: list[User | str], created_by: User
+    *,
+    game: str,
+    config: dict[str, Any],
+    clock_seconds: int,
+    players: list[User | str],
+    created_by: User,
+    rated: bool = False,
 ) -> Table:
     """A table dealt at once for a tournament match: ``players`` by seat, a bot by its name.
 
     Expects to run inside the caller's transaction (the tournament's lock).
     """
-    table = Table.objects.create(game=game, config=config, clock_seconds=clock_seconds, created_by=created_by)
+    table = Table.objects.create(
+        game=game, config=config, clock_seconds=clock_seconds, created_by=created_by, rated=rated
+    )
     Seat.objects.bulk_create(
         [
             Seat(table=table, number=n, user=player, is_bot=False)
@@ -282,10 +298,25 @@ def _after_move(table: Table) -> moves.Announce:
             table.lobby_version += 1
             table.save(update_fields=["status", "lobby_version"])
         _after_commit(table, record, lobby=finished)
+        if finished:
+            _rate(record, table)
         if finished and record.kind == GameRecord.Kind.TOURNAMENT:
             transaction.on_commit(lambda: _report_match(record.pk))
 
     return announce
+
+
+def _rate(record: GameRecord, table: Table) -> None:
+    """RT-2: a game of a rated table whose every seat is a person changes their ratings,
+    in the transaction that records its end (RT-4)."""
+    if not table.rated:
+        return
+    seats = list(table.seats.select_related("user").order_by("number"))
+    people = [seat.user for seat in seats if seat.user is not None and not seat.is_bot]
+    if len(people) != len(seats) or record.outcome is None:
+        return
+    places = get_engine(record.game).places(record.outcome)
+    ratings.rate_game(record.pk, record.game, people, places)
 
 
 def _apply_locked(record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object]) -> TableMove:

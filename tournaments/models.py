@@ -26,6 +26,7 @@ class Tournament(NamesItsGame):
     name = models.CharField(max_length=80)
     config = models.JSONField(default=dict, help_text="Every match's engine config, defaults filled in.")
     clock_seconds = models.PositiveSmallIntegerField(default=30)
+    rated = models.BooleanField(default=False, help_text="RT-2: its matches are rated games.")
     max_entrants = models.PositiveSmallIntegerField(default=8)
     fill_with_bots = models.BooleanField(
         default=False, help_text="At the start, bots fill the bracket up to a power of two."

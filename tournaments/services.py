@@ -42,6 +42,7 @@ def create_tournament(
     max_entrants: int,
     starts_at: dt.datetime,
     fill_with_bots: bool = False,
+    rated: bool = False,
 ) -> Tournament:
     """A tournament taking entries until ``starts_at``, with its creator entered."""
     spec = kinds.TABLE_BY_SLUG.get(game) if isinstance(game, str) else None
@@ -73,6 +74,7 @@ def create_tournament(
             clock_seconds=clock_seconds,
             max_entrants=max_entrants,
             fill_with_bots=fill_with_bots,
+            rated=rated,
             starts_at=starts_at,
             draw_seed=secrets.randbelow(MAX_SEED),
             created_by=creator,
@@ -207,6 +209,7 @@ def _deal(tournament: Tournament, match: Match) -> None:
         clock_seconds=tournament.clock_seconds,
         players=[entry.user or entry.name for entry in (match.first, match.second)],
         created_by=tournament.created_by,
+        rated=tournament.rated,
     )
     match.save(update_fields=["table"])
 

@@ -40,6 +40,7 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 max_entrants=data["max_entrants"],
                 starts_at=form.starts_at(),
                 fill_with_bots=data["fill_with_bots"],
+                rated=data["rated"],
             )
         except services.TournamentError as exc:
             form.add_error(None, str(exc))

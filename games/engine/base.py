@@ -118,6 +118,10 @@ class Engine(ABC, Generic[S, A]):
         """LP-1: the move taken for the seat whose ``view`` this is when its clock runs out."""
         raise ValueError(f"{self.name} has no turn clock")
 
+    def places(self, outcome: Mapping[str, Any]) -> list[int]:
+        """Each seat's place in a finished game, 1 = first, equal places a tie (RT-1)."""
+        return [int(place) for place in outcome["places"]]
+
     def action_from_fields(self, fields: Mapping[str, object]) -> A:
         """A page's form fields as an action; by default the ``action`` field is its text.
 

@@ -61,7 +61,7 @@ games (LP-3) and tests, never for a game still being played.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
@@ -775,6 +775,11 @@ class BlocksEngine(Engine[BlocksState, Action]):
         if over:
             return replace(state, phase="over")
         return self._deal(state, state.game + 1, _deal_deck(state.seed, state.game + 1), tie_replay=False)
+
+    def places(self, outcome: Mapping[str, Any]) -> list[int]:
+        """BL-6/BL-7: the winner first; a game or match that stayed equal is a tie."""
+        winner = outcome["winner"]
+        return [1, 1] if winner is None else [1 if seat == winner else 2 for seat in (0, 1)]
 
     def bot_action(self, view: Any, seed: int) -> str:
         from games.engine.blocks_bot import choose  # the bot imports this module

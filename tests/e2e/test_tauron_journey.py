@@ -25,7 +25,7 @@ def test_a_tauron_table_against_the_bot_turns_up_the_shared_cards(
     sign_up(anna, live_site, "anna")
     anna.goto(live_site + "/tables/")
     anna.screenshot(path=str(artifacts_dir() / "tables-lobby.png"), full_page=True)
-    anna.get_by_label("Game").select_option("tauron")
+    anna.get_by_label("Game", exact=True).select_option("tauron")
     anna.get_by_label("Seats (Tauron)").select_option("2")
     anna.get_by_role("button", name="Open the table").click()
     expect(anna.locator("#table-live")).to_be_visible()
