@@ -13,7 +13,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import ProfileForm, SignupForm
-from accounts.selectors import public_profile
+from accounts.models import PROVISIONAL_GAMES
+from accounts.selectors import profile_ratings, public_profile, tournaments_played
 from accounts.services import register
 from config.http import AuthenticatedHttpRequest
 from games import kinds
@@ -57,6 +58,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "catalogue": kinds.GAMES,
         "game_filter": request.GET.get("game", ""),
         "result_filter": request.GET.get("result", ""),
+        "ratings": profile_ratings(person),
+        "tournaments": tournaments_played(person),
+        "provisional_games": PROVISIONAL_GAMES,
     }
     return render(request, "accounts/profile.html", context)
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("rules/", rules_page.rules, name="rules"),
     path("admin/", admin.site.urls),
+    path("api/", include("config.api_urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),

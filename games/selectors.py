@@ -8,14 +8,17 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, IntegerField, Max, OrderBy, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from games import kinds
-from games.kinds.spec import GameSpec
+from games.kinds.spec import GameSpec, TableSpec
 from games.models import DailyChallenge, GameRecord
 from games.players import Player
+from tournaments.models import Tournament
 
 RECENT_RESULTS = 30
 
@@ -113,6 +116,16 @@ def replay_closed(record: GameRecord, player: Player, today: dt.date | None = No
     return hidden_from(record, player, today)
 
 
+DAILY_ORDER: tuple[str | OrderBy, ...] = (
+    "-won",
+    F("score").desc(nulls_last=True),
+    "action_count",
+    "elapsed",
+    "finished_at",
+)
+"""How a day's finished ranked attempts are ranked (PY-7), ``elapsed`` being annotated."""
+
+
 @dataclass(frozen=True)
 class LeaderboardRow:
     rank: int
@@ -129,7 +142,7 @@ def daily_leaderboard(daily: DailyChallenge, limit: int | None = None) -> list[L
         GameRecord.objects.filter(daily=daily, ranked=True, status=GameRecord.Status.FINISHED)
         .select_related("owner")
         .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
-        .order_by("-won", F("score").desc(nulls_last=True), "action_count", "elapsed", "finished_at")
+        .order_by(*DAILY_ORDER)
     )
     if limit is not None:
         attempts = attempts[:limit]
@@ -257,3 +270,140 @@ def player_games(user: User, *, game: str = "", result: str = "", limit: int = 2
             continue
         played.append(PlayedGame(record, won))
     return played
+
+
+# The leaderboards page: rating boards of the table games (RT-3), the best daily results
+# over a day, a week and all time, the longest daily streaks and the most tournament wins.
+
+RATING_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    rank: int
+    rating: Rating
+    wins: int
+
+
+@dataclass(frozen=True)
+class RatingBoard:
+    info: TableSpec
+    page: Page[Rating]
+    rows: list[RatingRow]
+
+
+def rating_leaderboard(
+    game: str, page: int | str | None = 1, per_page: int = RATING_PAGE_SIZE
+) -> RatingBoard:
+    """The game's rated players by rating (``rating_game_mu``), provisional ones left out
+    (RT-3), one page of them with their wins (first places): two queries, the count and the page."""
+    wins = (
+        RatingChange.objects.filter(user=OuterRef("user"), game=game, place=1)
+        .order_by()
+        .values("user")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    ratings: QuerySet[Rating] = (
+        Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES)
+        .select_related("user")
+        .annotate(wins=Coalesce(Subquery(wins, output_field=IntegerField()), 0))
+        .order_by("-mu", "pk")
+    )
+    shown = Paginator(ratings, per_page).get_page(page)
+    start = shown.start_index()
+    rows = [RatingRow(start + i, rating, rating.wins) for i, rating in enumerate(shown.object_list)]
+    return RatingBoard(kinds.TABLE_BY_SLUG[game], shown, rows)
+
+
+def week_start(today: dt.date) -> dt.date:
+    """This week's Monday: the weekly boards count the UTC days from it to today."""
+    return today - dt.timedelta(days=today.weekday())
+
+
+def best_daily_attempts(
+    game: str, *, since: dt.date | None = None, until: dt.date | None = None, limit: int = 10
+) -> list[LeaderboardRow]:
+    """Each player's best finished ranked attempt at ``game``'s daily deals dated from ``since``
+    to ``until`` (either open), ranked as ``daily_leaderboard`` ranks a day: one query, the
+    best per player picked in SQL by a window."""
+    attempts = GameRecord.objects.filter(
+        daily__game=game, ranked=True, status=GameRecord.Status.FINISHED, owner__isnull=False
+    )
+    if since is not None:
+        attempts = attempts.filter(daily__date__gte=since)
+    if until is not None:
+        attempts = attempts.filter(daily__date__lte=until)
+    best = (
+        attempts.select_related("owner", "daily")
+        .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
+        .annotate(place=Window(RowNumber(), partition_by=[F("owner_id")], order_by=[*_ordering(DAILY_ORDER)]))
+        .filter(place=1)
+        .order_by(*DAILY_ORDER, "pk")[:limit]
+    )
+    return [LeaderboardRow(rank, record) for rank, record in enumerate(best, start=1)]
+
+
+def _ordering(order: tuple[str | OrderBy, ...]) -> list[OrderBy]:
+    """``order_by`` arguments as expressions, for a window's ``order_by``."""
+    return [
+        item
+        if isinstance(item, OrderBy)
+        else F(item.lstrip("-")).desc()
+        if item.startswith("-")
+        else F(item).asc()
+        for item in order
+    ]
+
+
+@dataclass(frozen=True)
+class StreakRow:
+    rank: int
+    user: User
+    best: int
+    current: int
+
+
+def longest_daily_streaks(today: dt.date, limit: int = 10) -> list[StreakRow]:
+    """Players by their longest run of UTC days with a finished ranked daily attempt (as
+    ``daily_streaks`` counts them), then by their current run: two queries, the days of
+    everyone and the users shown."""
+    days: dict[int, set[dt.date]] = {}
+    played = (
+        GameRecord.objects.filter(ranked=True, status=GameRecord.Status.FINISHED, owner__isnull=False)
+        .values_list("owner_id", "daily__date")
+        .distinct()
+        .order_by()
+    )
+    for owner_id, day in played:
+        days.setdefault(owner_id, set()).add(day)
+    runs = {owner_id: _runs(dates, today) for owner_id, dates in days.items()}
+    top = sorted(runs, key=lambda owner_id: (-runs[owner_id][1], -runs[owner_id][0], owner_id))[:limit]
+    users = User.objects.in_bulk(top)
+    return [
+        StreakRow(rank, users[owner_id], runs[owner_id][1], runs[owner_id][0])
+        for rank, owner_id in enumerate(top, start=1)
+        if owner_id in users
+    ]
+
+
+def tournament_champions(limit: int = 10) -> QuerySet[User]:
+    """People by tournaments won (first place of a finished tournament), then by tournaments
+    finished; ties by who won most recently."""
+    finished = Q(entry__tournament__status=Tournament.Status.FINISHED)
+    won = finished & Q(entry__place=1)
+    return (
+        User.objects.filter(finished)
+        .annotate(
+            tournament_wins=Count("entry", filter=won, distinct=True),
+            tournaments_played=Count("entry", filter=finished, distinct=True),
+            last_tournament_win=Max("entry__tournament__finished_at", filter=won),
+        )
+        .filter(tournament_wins__gt=0)
+        .order_by(
+            "-tournament_wins",
+            "-tournaments_played",
+            F("last_tournament_win").desc(nulls_last=True),
+            "username",
+        )[:limit]
+    )

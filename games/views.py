@@ -26,6 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
+from accounts.models import PROVISIONAL_GAMES
 from config.http import HtmxHttpRequest
 from config.numbers import whole_number
 from games import kinds, selectors, services
@@ -390,8 +391,33 @@ def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
         }
         for game in kinds.SOLITAIRE_SLUGS
     ]
+    # ?game=<slug>&page=N turns the pages of one game's rating board; the others stay on their first.
+    paged = request.GET.get("game", "")
+    ratings = [
+        selectors.rating_leaderboard(spec.slug, request.GET.get("page") if spec.slug == paged else 1)
+        for spec in kinds.TABLE_GAMES
+    ]
+    week = selectors.week_start(today)
+    best = [
+        {
+            "info": kinds.get(game),
+            "week": selectors.best_daily_attempts(game, since=week, until=today),
+            "ever": selectors.best_daily_attempts(game, until=today),
+        }
+        for game in kinds.SOLITAIRE_SLUGS
+    ]
     return render(
         request,
         "games/leaderboards.html",
-        {"boards": boards, "champions": selectors.daily_champions(limit=20), "today": today},
+        {
+            "boards": boards,
+            "champions": selectors.daily_champions(limit=20),
+            "today": today,
+            "week": week,
+            "ratings": ratings,
+            "provisional_games": PROVISIONAL_GAMES,
+            "best": best,
+            "streaks": selectors.longest_daily_streaks(today, limit=20),
+            "tournament_champions": selectors.tournament_champions(limit=20),
+        },
     )

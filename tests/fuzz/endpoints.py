@@ -396,6 +396,11 @@ GET_ONLY = frozenset(
         "password_change_done",
         "password_reset_done",
         "password_reset_complete",
+        # The public JSON API is read-only: GET, and a JSON 405 for any other method.
+        "api_user",
+        "api_user_games",
+        "api_leaderboard",
+        "api_not_found",
     }
 )
 """URL names that answer GET only (checked by ``uncovered``: a new POST view must be added)."""

@@ -1,0 +1,266 @@
+"""A public, read-only JSON API in the style of lichess's (docs/api.md).
+
+Everything here is what any anonymous visitor of the site may see, no more: finished games
+only, and only those ``games.selectors.hidden_from`` shows a visitor who owns nothing (LP-6:
+no game of a daily deal whose UTC day is not over, no running ranked attempt). No seed is
+ever given (LP-3), and an outcome is reduced to its public fields. Each view runs a fixed
+number of queries whatever the page holds. Responses carry ``Access-Control-Allow-Origin: *``
+(public data, no cookies read) and are rate-limited per address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from django_ratelimit.decorators import ratelimit
+
+from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
+from accounts.selectors import public_profile
+from games import kinds
+from games.models import DailyChallenge, GameRecord, Seat
+from games.players import Player
+from games.selectors import utc_today
+
+PAGE_SIZE = 50
+API_RATE = "60/m"
+"""Requests a minute per address, across every endpoint of the API."""
+
+ANONYMOUS = Player(user=None, token="")
+"""The visitor whose view the API gives: signed in to nothing, owning no game."""
+
+TABLE_OUTCOME_FIELDS = ("winner", "places", "ranking", "chips", "scores", "scoring", "target")
+SOLITAIRE_OUTCOME_FIELDS = ("won", "reason", "scoring", "score", "cards_left", "moves")
+"""The outcome fields the API shows; anything else an engine records (cards, hands) is left out."""
+
+View = Callable[..., HttpResponse]
+
+
+def _json(data: dict[str, Any], status: int = 200) -> JsonResponse:
+    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def error(message: str, status: int) -> JsonResponse:
+    response = _json({"error": message}, status=status)
+    if status == 405:
+        response["Allow"] = "GET"
+    if status == 429:
+        response["Retry-After"] = "60"
+    return response
+
+
+def api_view(view: View) -> View:
+    """GET only (405 otherwise), rate-limited per address (429), errors as JSON."""
+
+    @ratelimit(group="api.address", key="ip", rate=API_RATE, block=False)
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method != "GET":
+            return error(f"Method {request.method} is not allowed: the API is read-only (GET).", 405)
+        if getattr(request, "limited", False):
+            return error(
+                f"Too many requests: at most {API_RATE.replace('/m', '')} a minute per address.", 429
+            )
+        try:
+            return view(request, *args, **kwargs)
+        except Http404:
+            return error("Not found.", 404)
+
+    return wrapped
+
+
+def _page(request: HttpRequest, items: QuerySet[Any]) -> Page | JsonResponse:
+    """The requested page (``?page=N``, 1 by default), or a JSON error for a bad number."""
+    raw = request.GET.get("page", "1")
+    if not raw.isdigit() or int(raw) < 1:
+        return error("page must be a whole number from 1.", 400)
+    paginator = Paginator(items, PAGE_SIZE)
+    number = int(raw)
+    if number > paginator.num_pages:
+        return error(f"No page {number}: there are {paginator.num_pages}.", 404)
+    return paginator.page(number)
+
+
+def _paging(request: HttpRequest, page: Page) -> dict[str, Any]:
+    following = None
+    if page.has_next():
+        following = request.build_absolute_uri(f"{request.path}?page={page.next_page_number()}")
+    return {"page": page.number, "pages": page.paginator.num_pages, "next": following}
+
+
+def visible_games(user: User) -> QuerySet[GameRecord]:
+    """The user's finished games any visitor may see, newest first: solitaire and imports they
+    own, tables they sat at. The query form of ``hidden_from(record, ANONYMOUS)`` (LP-6): no
+    game of a solitaire deal that is a daily deal whose day is not over (a ranked attempt
+    still being played is not finished, so it is never here)."""
+    secret_seeds = DailyChallenge.objects.filter(date__gte=utc_today()).values("seed")
+    return (
+        GameRecord.objects.filter(
+            Q(owner=user) | Q(table__seats__user=user), status=GameRecord.Status.FINISHED
+        )
+        .exclude(game__in=kinds.SOLITAIRE_SLUGS, seed__in=secret_seeds)
+        .distinct()
+        .order_by("-finished_at", "-pk")
+    )
+
+
+def _user_or_404(username: str) -> User | JsonResponse:
+    try:
+        return public_profile(username=username)
+    except Http404:
+        return error(f"No player named {username!r}.", 404)
+
+
+def _public_outcome(record: GameRecord) -> dict[str, Any]:
+    fields = TABLE_OUTCOME_FIELDS if record.at_table else SOLITAIRE_OUTCOME_FIELDS
+    outcome = record.outcome or {}
+    return {name: outcome[name] for name in fields if name in outcome}
+
+
+def _players(record: GameRecord, seats: Iterable[Seat], places: list[int] | None) -> list[dict[str, Any]]:
+    if not record.at_table:
+        return [{"username": record.owner.username if record.owner else None}]
+    return [
+        {
+            "seat": seat.number,
+            "name": seat.name,
+            "username": seat.user.username if seat.user else None,
+            "bot": seat.is_bot,
+            "place": places[seat.number] if places and seat.number < len(places) else None,
+        }
+        for seat in seats
+    ]
+
+
+def game_json(request: HttpRequest, record: GameRecord) -> dict[str, Any]:
+    outcome = _public_outcome(record)
+    seats: list[Seat] = list(record.table.seats.all()) if record.at_table and hasattr(record, "table") else []
+    places = outcome.get("places")
+    return {
+        "id": record.pk,
+        "game": record.game,
+        "kind": record.kind,
+        "rated": bool(record.at_table and hasattr(record, "table") and record.table.rated),
+        "finished_at": record.finished_at.isoformat() if record.finished_at else None,
+        "result": {"won": record.won, "score": record.score} if not record.at_table else None,
+        "outcome": outcome,
+        "players": _players(record, seats, places if isinstance(places, list) else None),
+        "replay_url": request.build_absolute_uri(f"/games/{record.pk}/replay/"),
+        "export_url": request.build_absolute_uri(f"/games/{record.pk}/export.json"),
+    }
+
+
+def _rating_json(rating: Rating) -> dict[str, Any]:
+    return {"rating": rating.value, "games": rating.games, "provisional": rating.provisional}
+
+
+@api_view
+def user(request: HttpRequest, username: str) -> HttpResponse:
+    """``GET /api/users/<name>``: the public profile, ratings and game counts."""
+    person = _user_or_404(username)
+    if isinstance(person, JsonResponse):
+        return person
+    table_slugs = {spec.slug for spec in kinds.TABLE_GAMES}
+    ratings = {
+        row.game: _rating_json(row)
+        for row in Rating.objects.filter(user=person, game__in=table_slugs).order_by("game")
+    }
+    by_game = dict(
+        GameRecord.objects.filter(pk__in=visible_games(person).values("pk"))
+        .values_list("game")
+        .annotate(n=Count("pk"))
+        .order_by("game")
+        .values_list("game", "n")
+    )
+    rated = RatingChange.objects.filter(user=person).aggregate(
+        rated=Count("pk"), rated_wins=Count("pk", filter=Q(place=1))
+    )
+    return _json(
+        {
+            "username": person.username,
+            "joined": person.date_joined.isoformat(),
+            "url": request.build_absolute_uri(person.get_absolute_url()),
+            "ratings": ratings,
+            "counts": {
+                "all": sum(by_game.values()),
+                "rated": rated["rated"],
+                "rated_wins": rated["rated_wins"],
+                "by_game": by_game,
+            },
+        }
+    )
+
+
+@api_view
+def user_games(request: HttpRequest, username: str) -> HttpResponse:
+    """``GET /api/users/<name>/games?page=N``: finished games any visitor may see, newest first."""
+    person = _user_or_404(username)
+    if isinstance(person, JsonResponse):
+        return person
+    records = (
+        visible_games(person)
+        .select_related("owner", "table")
+        .prefetch_related(
+            Prefetch("table__seats", queryset=Seat.objects.select_related("user").order_by("number"))
+        )
+    )
+    page = _page(request, records)
+    if isinstance(page, JsonResponse):
+        return page
+    return _json(
+        {
+            "username": person.username,
+            **_paging(request, page),
+            "games": [game_json(request, record) for record in page.object_list],
+        }
+    )
+
+
+@api_view
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    """``GET /api/leaderboards/<game>?page=N``: a multiplayer game's non-provisional players
+    by rating (RT-3)."""
+    spec = kinds.BY_SLUG.get(game)
+    if spec is None or spec not in kinds.TABLE_GAMES:
+        names = ", ".join(spec.slug for spec in kinds.TABLE_GAMES)
+        return error(f"No rating leaderboard for {game!r}: there is one for {names}.", 404)
+    rows = (
+        Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES, user__is_active=True)
+        .select_related("user")
+        .order_by("-mu", "user__username")
+    )
+    page = _page(request, rows)
+    if isinstance(page, JsonResponse):
+        return page
+    first = page.start_index()
+    return _json(
+        {
+            "game": spec.slug,
+            "name": spec.name,
+            **_paging(request, page),
+            "players": [
+                {
+                    "rank": first + offset,
+                    "username": row.user.username,
+                    "url": request.build_absolute_uri(
+                        reverse("profile", kwargs={"username": row.user.username})
+                    ),
+                    **_rating_json(row),
+                }
+                for offset, row in enumerate(page.object_list)
+            ],
+        }
+    )
+
+
+@api_view
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other address under ``/api/``."""
+    return error("No such API endpoint: see docs/api.md.", 404)

@@ -1,0 +1,229 @@
+"""The profile's ratings (RT-1, RT-3): each multiplayer game's rating, rank, wins and
+history chart, the tournaments played, and a query count that does not grow with games."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
+from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
+from accounts.ratings import MODEL, rate_game
+from games.models import GameRecord
+from tournaments.models import Entry, Tournament
+
+# ---- the chart's geometry (pure) -------------------------------------------------------
+
+
+def inside(chart: Chart) -> bool:
+    return all(chart.left <= p.x <= chart.right and chart.top <= p.y <= chart.bottom for p in chart.points)
+
+
+def test_a_chart_of_no_games_is_empty() -> None:
+    chart = rating_chart([])
+    assert chart.empty and chart.polyline == "" and chart.last is None and chart.games == 0
+
+
+def test_a_chart_of_one_value_is_a_point_in_the_middle() -> None:
+    chart = rating_chart([1500.0])
+    assert not chart.empty and chart.games == 0 and len(chart.points) == 1
+    assert chart.last is not None and chart.last.value == 1500
+    assert chart.last.x == pytest.approx((chart.left + chart.right) / 2)
+    assert inside(chart) and len(chart.y_ticks) >= 2
+
+
+def test_a_chart_of_one_game_is_a_line_from_the_start_to_now() -> None:
+    chart = rating_chart([1500.0, 1562.4])
+    assert chart.games == 1 and [p.value for p in chart.points] == [1500, 1562]
+    assert chart.points[0].x == chart.left and chart.points[-1].x == chart.right
+    assert chart.points[-1].y < chart.points[0].y  # higher rating, higher on the page
+    assert (chart.lowest and chart.lowest.value, chart.highest and chart.highest.value) == (1500, 1562)
+    assert [t.label for t in chart.x_ticks] == ["0", "1"]
+    tick_values = [int(t.label) for t in chart.y_ticks]
+    assert tick_values[0] <= 1500 and tick_values[-1] >= 1562 and tick_values == sorted(tick_values)
+    assert inside(chart)
+
+
+def test_a_chart_of_500_games_is_thinned_and_keeps_the_extremes() -> None:
+    values = [1500 + 300 * ((n * 37) % 101) / 100 - 150 for n in range(501)]
+    values[123], values[321] = 900.0, 2200.0
+    chart = rating_chart(values)
+    assert chart.games == 500
+    assert len(chart.points) <= 125  # about MAX_POINTS, plus the extremes
+    assert chart.points[0].game == 0 and chart.points[-1].game == 500
+    assert chart.lowest is not None and (chart.lowest.game, chart.lowest.value) == (123, 900)
+    assert chart.highest is not None and (chart.highest.game, chart.highest.value) == (321, 2200)
+    assert chart.last is not None and chart.last.value == round(values[-1])
+    assert inside(chart) and len(chart.polyline) < 2000
+    assert chart.x_ticks[0].label == "0" and chart.x_ticks[-1].label == "500"
+    assert all(0 <= t.position <= HEIGHT for t in chart.y_ticks)
+    assert all(0 <= t.position <= WIDTH for t in chart.x_ticks)
+
+
+def test_a_flat_history_still_spans_a_readable_range() -> None:
+    chart = rating_chart([1500.0] * 20)
+    assert len({p.y for p in chart.points}) == 1 and inside(chart) and len(chart.y_ticks) >= 2
+
+
+# ---- the profile page ------------------------------------------------------------------
+
+
+def person(name: str) -> User:
+    return User.objects.create_user(name, f"{name}@example.com", "pw-long-enough-1")
+
+
+def record() -> GameRecord:
+    return GameRecord.objects.create(
+        game="triad",
+        engine_version=1,
+        config={},
+        seed=1,
+        kind=GameRecord.Kind.TABLE,
+        status=GameRecord.Status.FINISHED,
+    )
+
+
+def play(people: list[User], places: list[int], times: int = 1, game: str = "triad") -> list[int]:
+    ids = []
+    for _ in range(times):
+        with transaction.atomic():
+            ids.append(record().pk)
+            rate_game(ids[-1], game, people, places)
+    return ids
+
+
+def section(html: str, testid: str) -> str:
+    match = re.search(rf'<(\w+)[^>]*data-testid="{testid}".*?</\1>', html, re.S)
+    assert match, testid
+    return match.group(0)
+
+
+@pytest.mark.django_db
+def test_a_profile_without_rated_games_says_so_and_keeps_its_other_sections(client: Client) -> None:
+    person("ann")
+    html = client.get("/u/ann/").content.decode()
+    assert "not played a rated game yet" in html and "No tournament yet" in html
+    assert 'data-testid="profile-streaks"' in html and "<h2>Statistics</h2>" in html and 'id="games"' in html
+    assert '<svg class="rating-chart"' not in html
+
+
+@pytest.mark.django_db
+def test_a_provisional_rating_shows_a_question_mark_no_rank_and_its_history(client: Client) -> None:
+    ann, ben = person("ann"), person("ben")
+    ids = play([ann, ben], [1, 2], times=2) + play([ann, ben], [2, 1])
+    html = client.get("/u/ann/").content.decode()
+    card = section(html, "rating-triad")
+    rating = Rating.objects.get(user=ann, game="triad")
+    assert rating.provisional and rating.shown.endswith("?")
+    assert f">{rating.shown}<" in section(card, "rating-shown")
+    assert "#" not in section(card, "rating-rank")
+    assert ">3<" in section(card, "rating-games") and ">2<" in section(card, "rating-wins")
+    svg = section(card, "rating-chart")
+    assert "<title id=" in svg and "<desc id=" in svg and 'viewBox="0 0 ' in svg and "<polyline" in svg
+    assert "3 rated games" in svg and rating.shown in svg
+    rows = re.findall(r'data-testid="rating-history-row".*?</tr>', card, re.S)
+    assert len(rows) == 3
+    assert f'href="/games/{ids[-1]}/replay/"' in rows[0]  # newest first
+    last = RatingChange.objects.get(user=ann, record_id=ids[-1])
+    assert f">{last.delta}<" in rows[0] and last.delta < 0 and last.shown_after in rows[0]
+    assert "<script" not in card
+
+
+@pytest.mark.django_db
+def test_the_rank_counts_only_non_provisional_players(client: Client) -> None:
+    ann, ben, cat = person("ann"), person("ben"), person("cat")
+    play([ann, ben], [1, 2], times=PROVISIONAL_GAMES)  # ann above ben, both established
+    play([cat, ben], [1, 2])  # cat is provisional: not ranked, and not counted
+    ann_card = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    ben_card = section(client.get("/u/ben/").content.decode(), "rating-triad")
+    cat_card = section(client.get("/u/cat/").content.decode(), "rating-triad")
+    assert "#1 " in section(ann_card, "rating-rank") and "of 2" in section(ann_card, "rating-rank")
+    assert "#2 " in section(ben_card, "rating-rank")
+    assert "#" not in section(cat_card, "rating-rank")
+    assert "?" not in section(ann_card, "rating-shown") and f">{PROVISIONAL_GAMES}<" in ann_card
+
+
+@pytest.mark.django_db
+def test_tournaments_played_are_listed_newest_first_with_their_place(client: Client) -> None:
+    ann, ben = person("ann"), person("ben")
+    now = timezone.now()
+    old, new = (
+        Tournament.objects.create(
+            name=name,
+            game="triad",
+            starts_at=now - timedelta(days=days),
+            draw_seed=1,
+            created_by=ben,
+            status=Tournament.Status.FINISHED,
+        )
+        for name, days in (("Spring Cup", 30), ("Summer Cup", 2))
+    )
+    Entry.objects.create(tournament=old, user=ann, place=1)
+    Entry.objects.create(tournament=old, user=ben, place=2)
+    Entry.objects.create(tournament=new, user=ann, place=3)
+    Entry.objects.create(tournament=new, user=None, seed=0, place=1)
+    html = section(client.get("/u/ann/").content.decode(), "profile-tournaments")
+    rows = re.findall(r'data-testid="profile-tournament".*?</tr>', html, re.S)
+    assert len(rows) == 2
+    assert "Summer Cup" in rows[0] and f'href="/tournaments/{new.pk}/"' in rows[0] and ">3 <" in rows[0]
+    assert "Spring Cup" in rows[1] and ">1 <" in rows[1] and "of 2" in rows[1]
+
+
+@pytest.mark.django_db
+def test_the_query_count_does_not_grow_with_rated_games(client: Client) -> None:
+    ann, ben = person("ann"), person("ben")
+    old = Tournament.objects.create(
+        name="Cup", game="triad", starts_at=timezone.now(), draw_seed=1, created_by=ben
+    )
+    Entry.objects.create(tournament=old, user=ann, place=2)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as context:
+            assert client.get("/u/ann/").status_code == 200
+        return len(context.captured_queries)
+
+    play([ann, ben], [1, 2], times=3)
+    with_3 = queries()
+    play([ann, ben], [2, 1], times=27)
+    with_30 = queries()
+    assert RatingChange.objects.filter(user=ann).count() == 30
+    assert with_3 == with_30
+
+
+@pytest.mark.django_db
+def test_a_profile_with_500_rated_games_renders_a_small_chart(client: Client) -> None:
+    ann, ben = person("ann"), person("ben")
+    ids = [record().pk for _ in range(500)]
+    start = MODEL.rating()
+    mu, changes = start.mu, []
+    for n, record_id in enumerate(ids):
+        step = 9.0 if n % 3 else -11.0
+        changes.append(
+            RatingChange(
+                user=ann,
+                record_id=record_id,
+                game="triad",
+                place=1 if step > 0 else 2,
+                mu_before=mu,
+                sigma_before=start.sigma,
+                mu_after=mu + step,
+                sigma_after=start.sigma,
+                games_after=n + 1,
+            )
+        )
+        mu += step
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.create(user=ann, game="triad", mu=mu, sigma=start.sigma, games=500)
+    Rating.objects.create(user=ben, game="triad", mu=1000.0, sigma=start.sigma, games=500)
+    card = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    svg = section(card, "rating-chart")
+    assert len(svg) < 12_000
+    assert "#1 " in card and ">500<" in card and f">{sum(1 for c in changes if c.place == 1)}<" in card
+    assert len(re.findall(r'data-testid="rating-history-row"', card)) == 100
+    assert "newest 100 of 500" in card

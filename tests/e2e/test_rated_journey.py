@@ -1,0 +1,58 @@
+"""Two people play a rated Triad match of one hand; the table shows each rating's change,
+and both profiles show the rating moved (RT-1 .. RT-4)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_daily_journey import sign_up
+from tests.e2e.test_table_journey import take_turn
+from tests.support import artifacts_dir
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+GAME_TIMEOUT_S = 90
+
+
+def test_a_rated_heads_up_game_moves_both_ratings_on_their_profiles(
+    live_site: str, new_context: Any, celery_worker: Any
+) -> None:
+    anna = new_context().new_page()
+    sign_up(anna, live_site, "anna")
+    anna.goto(live_site + "/tables/")
+    expect(anna.get_by_label("Rated")).to_be_checked()  # rated unless one says casual
+    anna.get_by_label("Hands in the match (Triad)").fill("1")
+    anna.get_by_role("button", name="Open the table").click()
+    expect(anna.locator("#table-live")).to_be_visible()
+    expect(anna.get_by_text("Rated ·", exact=False)).to_be_visible()
+
+    ben = new_context().new_page()
+    sign_up(ben, live_site, "ben")
+    ben.goto(anna.url)
+    ben.get_by_role("button", name="Sit here").first.click()
+    expect(anna.get_by_test_id("seat-1")).to_contain_text("ben")
+    anna.get_by_role("button", name="Start the game").click()
+
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    while "Game over" not in (anna.locator("#table-live").text_content() or ""):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        for page in (anna, ben):
+            take_turn(page)
+        time.sleep(0.2)
+
+    ratings = anna.get_by_test_id("ratings")
+    expect(ratings).to_contain_text("anna")
+    changes = ratings.locator(".gain, .loss").all_text_contents()
+    assert len(changes) == 2 and {change[0] for change in changes} == {"+", "-"}
+    anna.screenshot(path=str(artifacts_dir() / "rated-table-over.png"), full_page=True)
+    for page, name in ((anna, "anna"), (ben, "ben")):
+        page.goto(f"{live_site}/u/{name}/")
+        card = page.get_by_test_id("rating-triad")
+        expect(card.get_by_test_id("rating-games")).to_have_text("1")
+        shown = card.get_by_test_id("rating-shown").text_content() or ""
+        assert shown.endswith("?") and shown != "1500?"  # provisional, and moved
+        expect(card.locator("svg")).to_be_visible()
+        page.screenshot(path=str(artifacts_dir() / f"rated-profile-{name}.png"), full_page=True)

@@ -1,0 +1,235 @@
+"""The leaderboards page: rating boards (RT-3), best daily results, streaks and tournament wins."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import PROVISIONAL_GAMES, Rating
+from accounts.ratings import rate_game
+from games import kinds, selectors
+from games.models import DailyChallenge, GameRecord
+from tournaments.models import Entry, Tournament
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+TODAY = dt.date(2024, 5, 15)  # a Wednesday: this week began on Monday the 13th
+_names = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def fixed_today(monkeypatch: pytest.MonkeyPatch) -> dt.date:
+    """The site's day, fixed: the page must not see the date turn half-way."""
+    monkeypatch.setattr(selectors, "utc_today", lambda: TODAY)
+    return TODAY
+
+
+def person(name: str = "") -> Any:
+    name = name or f"p{next(_names)}"
+    return User.objects.create_user(name, f"{name}@example.com", "pw-long-enough-1")
+
+
+def table_game(game: str, people: list[Any], places: list[int]) -> None:
+    """A finished rated game of ``people`` in ``places``."""
+    with transaction.atomic():
+        record = GameRecord.objects.create(
+            game=game,
+            engine_version=1,
+            config={},
+            seed=1,
+            kind=GameRecord.Kind.TABLE,
+            status=GameRecord.Status.FINISHED,
+        )
+        rate_game(record.pk, game, people, places)
+
+
+def deal(game: str, day: dt.date) -> DailyChallenge:
+    daily, _ = DailyChallenge.objects.get_or_create(game=game, date=day, defaults={"seed": day.toordinal()})
+    return daily
+
+
+def attempt(
+    owner: Any, game: str, day: dt.date, *, won: bool, score: int, actions: int = 50, seconds: int = 100
+) -> GameRecord:
+    """A finished ranked attempt at ``game``'s deal of ``day``."""
+    daily = deal(game, day)
+    start = dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
+    return GameRecord.objects.create(
+        game=game,
+        engine_version=1,
+        config={},
+        seed=daily.seed,
+        kind=GameRecord.Kind.DAILY,
+        daily=daily,
+        ranked=True,
+        owner=owner,
+        status=GameRecord.Status.FINISHED,
+        won=won,
+        score=score,
+        action_count=actions,
+        first_viewed_at=start,
+        last_action_at=start + dt.timedelta(seconds=seconds),
+        finished_at=start + dt.timedelta(seconds=seconds),
+    )
+
+
+def tournament(game: str, winner: Any, loser: Any, *, finished: bool = True) -> Tournament:
+    status = Tournament.Status.FINISHED if finished else Tournament.Status.RUNNING
+    made = Tournament.objects.create(
+        game=game,
+        name="Cup",
+        starts_at=timezone.now(),
+        draw_seed=1,
+        created_by=winner,
+        status=status,
+        finished_at=timezone.now() if finished else None,
+    )
+    Entry.objects.create(tournament=made, user=winner, seed=0, place=1 if finished else None)
+    Entry.objects.create(tournament=made, user=loser, seed=1, place=2)
+    Entry.objects.create(tournament=made, user=None, seed=2, place=2)  # a bot never counts
+    return made
+
+
+def test_provisional_players_are_left_out_of_the_rating_board() -> None:
+    steady, newcomer = person("steady"), person("newcomer")
+    rivals = [person() for _ in range(PROVISIONAL_GAMES)]
+    for number, rival in enumerate(rivals):
+        table_game("triad", [steady, rival], [1, 2] if number % 2 == 0 else [2, 1])
+    table_game("triad", [newcomer, rivals[0]], [1, 2])
+    board = selectors.rating_leaderboard("triad")
+    assert [row.rating.user for row in board.rows] == [steady]
+    (row,) = board.rows
+    assert row.rank == 1 and row.rating.games == PROVISIONAL_GAMES and row.wins == PROVISIONAL_GAMES // 2
+    assert not row.rating.shown.endswith("?")
+    assert all(
+        not selectors.rating_leaderboard(spec.slug).rows for spec in kinds.TABLE_GAMES if spec.slug != "triad"
+    )
+
+
+def test_rating_board_pages_by_rating_one_game_at_a_time(client: Client) -> None:
+    users = [person(f"r{number:03}") for number in range(55)]
+    Rating.objects.bulk_create(
+        Rating(user=user, game="triad", mu=1000 + number, sigma=100, games=PROVISIONAL_GAMES)
+        for number, user in enumerate(users)
+    )
+    first = selectors.rating_leaderboard("triad", 1)
+    assert len(first.rows) == 50 and first.rows[0].rating.user == users[-1] and first.rows[0].rank == 1
+    second = selectors.rating_leaderboard("triad", "2")
+    assert [row.rank for row in second.rows] == [51, 52, 53, 54, 55] and second.rows[-1].rating.user == users[
+        0
+    ]
+    assert selectors.rating_leaderboard("triad", "nonsense").page.number == 1
+    body = client.get("/leaderboards/", {"game": "triad", "page": 2}).content.decode()
+    assert "r000" in body and "r054" not in body and "Page 2 of 2" in body
+    assert 'href="?game=triad&amp;page=1#rating-triad"' in body
+    other = next(spec for spec in kinds.TABLE_GAMES if spec.slug != "triad")
+    Rating.objects.create(user=users[0], game=other.slug, mu=1600, sigma=100, games=PROVISIONAL_GAMES)
+    body = client.get("/leaderboards/", {"game": "triad", "page": 2}).content.decode()
+    section = re.search(rf'id="rating-{other.slug}".*?</section>', body, re.S)
+    assert section is not None and "r000" in section.group() and "Page" not in section.group()
+
+
+def test_best_daily_attempts_today_this_week_and_all_time(client: Client) -> None:
+    alice, bob, carol = person("alice"), person("bob"), person("carol")
+    attempt(alice, "pyramid", TODAY, won=False, score=300)
+    attempt(alice, "pyramid", TODAY - dt.timedelta(days=1), won=True, score=200)  # Tuesday: her best
+    attempt(bob, "pyramid", TODAY - dt.timedelta(days=2), won=True, score=200, actions=40)  # Monday
+    attempt(carol, "pyramid", TODAY - dt.timedelta(days=3), won=True, score=900)  # last Sunday
+    attempt(carol, "tripeaks", TODAY, won=True, score=50)
+    week = selectors.best_daily_attempts("pyramid", since=selectors.week_start(TODAY), until=TODAY)
+    assert [(row.rank, row.record.owner.username, row.record.score) for row in week] == [
+        (1, "bob", 200),  # equal score and result: fewer moves first
+        (2, "alice", 200),
+    ]
+    ever = selectors.best_daily_attempts("pyramid", until=TODAY)
+    assert [row.record.owner.username for row in ever] == ["carol", "bob", "alice"]
+    assert [row.record.owner.username for row in selectors.best_daily_attempts("tripeaks")] == ["carol"]
+    # Only finished ranked attempts count.
+    GameRecord.objects.filter(owner=carol, game="pyramid").update(ranked=False)
+    assert [row.record.owner.username for row in selectors.best_daily_attempts("pyramid")] == ["bob", "alice"]
+    body = client.get("/leaderboards/").content.decode()
+    assert "Pyramid this week" in body and "Pyramid all time" in body and "Today's Pyramid" in body
+    assert f"/daily/pyramid/{TODAY - dt.timedelta(days=1):%Y-%m-%d}/" in body
+
+
+def test_longest_streaks_count_days_as_the_profile_does() -> None:
+    alice, bob = person("alice"), person("bob")
+    for back in (0, 1, 2):  # a run of three ending today
+        attempt(alice, "pyramid", TODAY - dt.timedelta(days=back), won=back == 0, score=1)
+    attempt(alice, "tripeaks", TODAY, won=False, score=1)  # the same day again
+    for back in (10, 11, 12, 13):  # a longer run, over
+        attempt(bob, "tripeaks", TODAY - dt.timedelta(days=back), won=False, score=1)
+    rows = selectors.longest_daily_streaks(TODAY)
+    assert [(row.rank, row.user.username, row.best, row.current) for row in rows] == [
+        (1, "bob", 4, 0),
+        (2, "alice", 3, 3),
+    ]
+    for row in rows:
+        streaks = selectors.daily_streaks(row.user, TODAY)
+        assert (row.best, row.current) == (streaks.played_best, streaks.played_current)
+
+
+def test_tournament_wins_count_finished_tournaments_won() -> None:
+    alice, bob = person("alice"), person("bob")
+    tournament("triad", alice, bob)
+    tournament("triad", alice, bob)
+    tournament("triad", bob, alice)
+    tournament("triad", bob, alice, finished=False)
+    rows = [
+        (user.username, user.tournament_wins, user.tournaments_played)
+        for user in selectors.tournament_champions()
+    ]
+    assert rows == [("alice", 2, 3), ("bob", 1, 3)]
+
+
+def populate(size: int) -> None:
+    """``size`` players of each kind of board, each on every board."""
+    users = [person() for _ in range(size)]
+    for spec in kinds.TABLE_GAMES:
+        Rating.objects.bulk_create(
+            Rating(
+                user=user, game=spec.slug, mu=1500 + number, sigma=100, games=PROVISIONAL_GAMES + number % 3
+            )
+            for number, user in enumerate(users)
+        )
+    for number, user in enumerate(users):
+        for game in kinds.SOLITAIRE_SLUGS:
+            for back in range(3):
+                attempt(user, game, TODAY - dt.timedelta(days=back + number % 5), won=back == 0, score=number)
+        tournament("triad", user, users[number - 1])
+    for pair in itertools.pairwise(users[:4]):
+        table_game(kinds.TABLE_GAMES[0].slug, list(pair), [1, 2])
+
+
+def page_queries(client: Client, **params: Any) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/leaderboards/", params)
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_query_count_does_not_grow_with_the_data(client: Client) -> None:
+    client.force_login(person("viewer"))
+    populate(2)
+    few = page_queries(client)
+    few_paged = page_queries(client, game="triad", page=2)
+    populate(60)  # more than a page of ratings, many deals and attempts
+    assert page_queries(client) == few
+    assert page_queries(client, game="triad", page=2) == few_paged
+    body = client.get("/leaderboards/", {"game": "triad", "page": 2}).content.decode()
+    assert "Page 2 of 2" in body
+
+
+def test_the_page_renders_empty(client: Client) -> None:
+    body = client.get("/leaderboards/").content.decode()
+    assert "Nobody has played" in body and "No tournament has been won yet." in body
