@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from games import kinds
 from games.kinds.spec import GameSpec, TableSpec
-from games.models import DailyChallenge, GameRecord
+from games.models import DailyChallenge, GameRecord, Seat
 from games.players import Player
 from tournaments.models import Tournament
 
@@ -250,11 +250,14 @@ class PlayedGame:
 
 def player_games(user: User, *, game: str = "", result: str = "", limit: int = 200) -> list[PlayedGame]:
     """The player's finished games, newest first: solitaire and imports they own, tables they sat at."""
+    # The person's seat comes with each record: a query per listed table game cost 200 of
+    # the 209 queries of a busy profile (docs/benchmarks.md, "Ratings at a million games").
+    my_seat = Seat.objects.filter(table__record=OuterRef("pk"), user=user).values("number")[:1]
     records = (
         GameRecord.objects.filter(
             Q(owner=user) | Q(table__seats__user=user), status=GameRecord.Status.FINISHED
         )
-        .select_related("table")
+        .annotate(my_seat=Subquery(my_seat))
         .distinct()
         .order_by("-finished_at", "-pk")
     )
@@ -264,8 +267,7 @@ def player_games(user: User, *, game: str = "", result: str = "", limit: int = 2
     for record in records[:limit]:
         won = record.won
         if record.at_table:
-            seat = record.table.seats.filter(user=user).values_list("number", flat=True).first()
-            won = (record.outcome or {}).get("winner") == seat
+            won = (record.outcome or {}).get("winner") == record.my_seat
         if (result == "won" and not won) or (result == "lost" and won):
             continue
         played.append(PlayedGame(record, won))
