@@ -39,12 +39,14 @@ from games.models import GameRecord, Seat, Table
 
 Row = tuple[Any, ...]
 
-GAME_WEIGHTS = {"triad": 4, "tauron": 3, "blocks": 3}
-"""How often each game is played (a game of the registry not named here: weight 1)."""
+MULTI_SEAT_WEIGHT = 4 / 3
+"""A game of 2-6 seats is played 4/3 as often as a heads-up one (Triad, Tauron Hold-Em and
+Pyramid Poker 4:4:3). The figures in docs/benchmarks.md were measured with 4:3:3, when
+these weights named the games."""
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
 PLAYER_COUNT_WEIGHTS = (35, 25, 20, 10, 10)
-"""How many sit at a Triad or Tauron table (Blocks is always two)."""
+"""How many sit at a table of a game with a ``players`` option (others seat two)."""
 
 ACTIVITY_SKEW = 2.0
 """A seat goes to player ``int(players * u ** ACTIVITY_SKEW)``: a few play a great deal
@@ -130,7 +132,7 @@ class Batch:
             write_rows(RatingChange, CHANGE_FIELDS, self.changes)
 
 
-def blocks_outcome(rng: random.Random, order: Sequence[int]) -> tuple[dict[str, Any], list[int]]:
+def heads_up_outcome(rng: random.Random, order: Sequence[int]) -> tuple[dict[str, Any], list[int]]:
     """Blocks (two seats, basic scoring): ``order`` best seat first; a few games stay equal."""
     if rng.random() < BLOCKS_TIE_RATE:
         points = rng.randint(0, 6)
@@ -238,8 +240,8 @@ class Command(BaseCommand):
         started: float,
     ) -> None:
         specs = [spec.slug for spec in kinds.TABLE_GAMES]
-        weights = [GAME_WEIGHTS.get(slug, 1) for slug in specs]
         engines = {slug: get_engine(slug) for slug in specs}
+        weights = [MULTI_SEAT_WEIGHT if "players" in engines[slug].options else 1.0 for slug in specs]
         configs: dict[tuple[str, int], dict[str, Any]] = {}
         skill = [rng.gauss(0.0, 1.0) for _ in range(players)]  # who tends to finish ahead
         # Finishing times, in order: the order ratings are computed in and ids are given in.
@@ -268,8 +270,8 @@ class Command(BaseCommand):
             if config is None:
                 config = engine.normalize_config({} if two_only else {"players": count})
                 configs[slug, count] = config
-            if slug == "blocks" or two_only:
-                outcome, places = blocks_outcome(rng, order)
+            if two_only:
+                outcome, places = heads_up_outcome(rng, order)
             else:
                 outcome, places = betting_outcome(rng, order, int(config["stack"]), int(config["hands"]))
             finished = start + YEAR * offset
