@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +15,12 @@ def site(request: HttpRequest) -> dict[str, Any]:
 
 def games(request: HttpRequest) -> dict[str, Any]:
     """The games' names for page copy, from the registry (no page lists them by hand)."""
+    return _game_words()
+
+
+@cache
+def _game_words() -> dict[str, str]:
+    """Worded once per process: the registry does not change while the site runs."""
     from games import kinds  # the registry imports the apps' models
 
     return {

@@ -58,7 +58,8 @@ class TableForm(forms.Form):
         return kinds.get_table_game(self.cleaned_data["game"])
 
     def _options_of(self, spec: TableSpec) -> list[str]:
-        return [key for key in spec.options_form_fields() if key not in self.hidden_options]
+        """The option keys of ``spec`` this form offers (from the spec: no field is built)."""
+        return [field.key for field in spec.option_fields if field.key not in self.hidden_options]
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine.tauron import TauronView
 from games.kinds.option_forms import OptionField
 from games.kinds.spec import TableSpec
-from games.kinds.triad import card_picture, place_of, standing, triad_card_name, with_article
+from games.kinds.triad import ante_errors, card_picture, place_of, standing, triad_card_name, with_article
 from games.kinds.words import Step, ordinal, sentence
 
 if TYPE_CHECKING:
@@ -126,9 +126,7 @@ class TauronSpec(TableSpec):
     )
 
     def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
-        if config["ante"] > config["stack"]:
-            return {"ante": "The ante cannot be more than the chips each player brings."}
-        return {}
+        return ante_errors(config)
 
     def game_area(
         self, view: TauronView, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool

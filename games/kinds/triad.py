@@ -259,6 +259,13 @@ def _last_shown(view: TriadView, seats: Sequence[Seat]) -> list[dict[str, Any]]:
     ]
 
 
+def ante_errors(config: dict[str, Any]) -> dict[str, str]:
+    """TR-4's ante within the stack, worded for the table form (Triad, Tauron Hold-Em)."""
+    if config["ante"] > config["stack"]:
+        return {"ante": "The ante cannot be more than the chips each player brings."}
+    return {}
+
+
 class TriadSpec(TableSpec):
     slug = "triad"
     name = "Triad"
@@ -279,9 +286,7 @@ class TriadSpec(TableSpec):
     )
 
     def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
-        errors = {}
-        if config["ante"] > config["stack"]:
-            errors["ante"] = "The ante cannot be more than the chips each player brings."
+        errors = ante_errors(config)
         if config["no_discard"] and config["discard_twice"]:
             errors["discard_twice"] = "Choose either no discarding or two draws, not both."
         return errors
