@@ -26,7 +26,7 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
+        if User.objects.named(username).exists():
             raise forms.ValidationError("That username is taken (usernames ignore upper and lower case).")
         return username
 

@@ -6,15 +6,21 @@ from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.urls import reverse
 
 
 class CaseInsensitiveUserManager(UserManager["User"]):
+    def named(self, username: str) -> models.QuerySet[User]:
+        """The user called ``username`` in any case. Compared as ``lower()``, the expression of
+        the index behind ``user_username_unique_ci``: ``username__iexact`` compares ``UPPER()``,
+        which no index serves (a scan of every user)."""
+        return self.alias(username_key=Lower("username")).filter(username_key=Lower(Value(username)))
+
     def get_by_natural_key(self, username: str | None) -> User:
         # Log-in accepts "Alice" for "alice": usernames are one per spelling, any case.
-        return self.get(username__iexact=username)
+        return self.named(username or "").get()
 
 
 class User(AbstractUser):
@@ -57,7 +63,12 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_one_per_user_and_game")]
-        indexes = [models.Index(fields=["game", "-mu"], name="rating_game_mu")]
+        # Only ranked (non-provisional) ratings are ever ordered or counted by rating (RT-3).
+        indexes = [
+            models.Index(
+                fields=["game", "-mu"], condition=Q(games__gte=PROVISIONAL_GAMES), name="rating_ranked"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} {self.game} {self.shown}"
@@ -94,7 +105,15 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["record", "user"], name="rating_change_once_per_game_and_user")
         ]
-        indexes = [models.Index(fields=["user", "game", "created_at"], name="rating_change_history")]
+        # Covers what the profile's chart reads of every rated game, so they are read from the
+        # index alone (9,000 rows: 14 ms from the table, docs/benchmarks.md).
+        indexes = [
+            models.Index(
+                fields=["user", "game", "created_at"],
+                include=["mu_before", "mu_after", "place", "id"],
+                name="rating_change_history",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} {self.game} game {self.record_id}: {self.before} -> {self.after}"

@@ -20,6 +20,8 @@ from config.http import AuthenticatedHttpRequest
 from games import kinds
 from games.selectors import daily_streaks, player_games, player_stats
 
+GAMES_PER_PAGE = 25
+
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
@@ -53,7 +55,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "stats": player_stats(person),
         "streaks": daily_streaks(person, timezone.now().date()),
         "games": Paginator(
-            player_games(person, game=request.GET.get("game", ""), result=request.GET.get("result", "")), 25
+            player_games(
+                person,
+                game=request.GET.get("game", ""),
+                result=request.GET.get("result", ""),
+                public=request.user != person,
+            ),
+            GAMES_PER_PAGE,
         ).get_page(request.GET.get("page")),
         "catalogue": kinds.GAMES,
         "game_filter": request.GET.get("game", ""),

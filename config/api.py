@@ -23,9 +23,9 @@ from django_ratelimit.decorators import ratelimit
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.selectors import public_profile
 from games import kinds
-from games.models import DailyChallenge, GameRecord, Seat
+from games.models import GameRecord, Seat
 from games.players import Player
-from games.selectors import utc_today
+from games.selectors import player_games
 
 PAGE_SIZE = 50
 API_RATE = "60/m"
@@ -95,22 +95,6 @@ def _paging(request: HttpRequest, page: Page) -> dict[str, Any]:
     return {"page": page.number, "pages": page.paginator.num_pages, "next": following}
 
 
-def visible_games(user: User) -> QuerySet[GameRecord]:
-    """The user's finished games any visitor may see, newest first: solitaire and imports they
-    own, tables they sat at. The query form of ``hidden_from(record, ANONYMOUS)`` (LP-6): no
-    game of a solitaire deal that is a daily deal whose day is not over (a ranked attempt
-    still being played is not finished, so it is never here)."""
-    secret_seeds = DailyChallenge.objects.filter(date__gte=utc_today()).values("seed")
-    return (
-        GameRecord.objects.filter(
-            Q(owner=user) | Q(table__seats__user=user), status=GameRecord.Status.FINISHED
-        )
-        .exclude(game__in=kinds.SOLITAIRE_SLUGS, seed__in=secret_seeds)
-        .distinct()
-        .order_by("-finished_at", "-pk")
-    )
-
-
 def _user_or_404(username: str) -> User | JsonResponse:
     try:
         return public_profile(username=username)
@@ -173,10 +157,10 @@ def user(request: HttpRequest, username: str) -> HttpResponse:
         for row in Rating.objects.filter(user=person, game__in=table_slugs).order_by("game")
     }
     by_game = dict(
-        GameRecord.objects.filter(pk__in=visible_games(person).values("pk"))
+        player_games(person)
+        .order_by("game")
         .values_list("game")
         .annotate(n=Count("pk"))
-        .order_by("game")
         .values_list("game", "n")
     )
     rated = RatingChange.objects.filter(user=person).aggregate(
@@ -204,21 +188,21 @@ def user_games(request: HttpRequest, username: str) -> HttpResponse:
     person = _user_or_404(username)
     if isinstance(person, JsonResponse):
         return person
-    records = (
-        visible_games(person)
-        .select_related("owner", "table")
+    played = (
+        player_games(person)
+        .select_related("record__owner", "record__table")
         .prefetch_related(
-            Prefetch("table__seats", queryset=Seat.objects.select_related("user").order_by("number"))
+            Prefetch("record__table__seats", queryset=Seat.objects.select_related("user").order_by("number"))
         )
     )
-    page = _page(request, records)
+    page = _page(request, played)
     if isinstance(page, JsonResponse):
         return page
     return _json(
         {
             "username": person.username,
             **_paging(request, page),
-            "games": [game_json(request, record) for record in page.object_list],
+            "games": [game_json(request, row.record) for row in page.object_list],
         }
     )
 
@@ -234,7 +218,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     rows = (
         Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES, user__is_active=True)
         .select_related("user")
-        .order_by("-mu", "user__username")
+        .order_by("-mu", "pk")  # as the site's board ranks them, along the index rating_ranked
     )
     page = _page(request, rows)
     if isinstance(page, JsonResponse):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 
 
@@ -119,6 +119,18 @@ class GameRecord(NamesItsGame):
         indexes = [
             models.Index(fields=["owner", "game", "-created_at"]),
             models.Index(fields=["daily", "ranked", "status"]),
+            # The order the daily boards rank attempts in (PY-7, ``selectors.DAILY_ORDER``).
+            models.Index(
+                F("game"),
+                F("won").desc(),
+                F("score").desc(nulls_last=True),
+                F("action_count"),
+                F("last_action_at") - F("first_viewed_at"),
+                F("finished_at"),
+                F("id"),
+                name="daily_attempt_rank",
+                condition=Q(ranked=True, status="finished"),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -229,6 +241,61 @@ class Seat(models.Model):
         if self.is_bot:
             return self.bot_name or f"Bot {self.number + 1}"
         return self.user.username if self.user else "Empty seat"
+
+
+class Participation(models.Model):
+    """A person's part in a finished game: its owner (solitaire, an import) or a person at one
+    of its seats. Written where a game ends, reopens (undo) or is claimed
+    (``games.participations``), so that a person's games are an index range
+    (``user, -finished_at``) rather than an OR across games, tables and seats, which no index
+    answers at a million games (docs/benchmarks.md, "Ratings at a million games")."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="participations")
+    game = models.CharField(max_length=16)
+    finished_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty for an owned game.")
+    won = models.BooleanField(null=True, help_text="This person's result: their seat won, or their game.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "record"], name="participation_one_per_person_per_game"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "-finished_at", "-record"], name="participation_newest"),
+            models.Index(
+                fields=["user", "game", "-finished_at", "-record"], name="participation_game_newest"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.record_id}"
+
+
+class DailyStanding(models.Model):
+    """A person's record at the ranked daily deals: attempts, wins, and runs of consecutive UTC
+    days with a finished attempt. Kept by ``games.streaks`` each time one of their attempts
+    ends, so that the daily boards read their top rows instead of every attempt ever played.
+    The current run is ``latest_run`` while ``last_day`` is today or yesterday, else 0."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    played = models.PositiveIntegerField(help_text="Finished ranked attempts.")
+    won = models.PositiveIntegerField(help_text="Won ranked attempts.")
+    last_won_at = models.DateTimeField(null=True, blank=True)
+    best = models.PositiveIntegerField(help_text="The longest run of days.")
+    latest_run = models.PositiveIntegerField(help_text="The run that ends on ``last_day``.")
+    last_day = models.DateField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["-best", "-latest_run"], name="daily_standing_streak"),
+            models.Index(fields=["-won", "-played"], name="daily_standing_wins"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.won} of {self.played}"
 
 
 class SiteHeartbeat(models.Model):

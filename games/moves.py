@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import finishes
 from games.engine import TABLE_SEAT, IllegalAction, get_engine
 from games.engine.base import Engine
 from games.errors import GameError, as_sentence
@@ -94,6 +95,7 @@ def apply_locked(
     except IllegalAction as exc:
         raise GameError(as_sentence(str(exc))) from exc
     Action.objects.create(game=record, seq=record.action_count, seat=seat, text=str(action))
+    was_over = record.is_over
     record.action_count += 1
     record.version += 1
     now = timezone.now()
@@ -105,4 +107,6 @@ def apply_locked(
     if announce is not None:
         announce(record, new_state)
     record.save()
+    if record.is_over != was_over:
+        finishes.sync(record)
     return Moved(record, new_state)

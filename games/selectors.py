@@ -5,18 +5,28 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, IntegerField, Max, OrderBy, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    Max,
+    OrderBy,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
-from games import kinds
+from games import daily_standings, kinds
 from games.kinds.spec import GameSpec, TableSpec
-from games.models import DailyChallenge, GameRecord, Seat
+from games.models import DailyChallenge, DailyStanding, GameRecord, Participation
 from games.players import Player
 from tournaments.models import Tournament
 
@@ -126,6 +136,13 @@ DAILY_ORDER: tuple[str | OrderBy, ...] = (
 """How a day's finished ranked attempts are ranked (PY-7), ``elapsed`` being annotated."""
 
 
+DAILY_ROW_FIELDS = (
+    "game", "owner__username", "daily__game", "daily__date", "won", "score", "action_count",
+    "first_viewed_at", "last_action_at", "finished_at",
+)  # fmt: skip
+"""What a row of a daily board shows (a record's config, outcome and deck are left unread)."""
+
+
 @dataclass(frozen=True)
 class LeaderboardRow:
     rank: int
@@ -140,7 +157,8 @@ def daily_leaderboard(daily: DailyChallenge, limit: int | None = None) -> list[L
     """Finished ranked attempts: won first, then score, then fewer actions, then less time (PY-7)."""
     attempts = (
         GameRecord.objects.filter(daily=daily, ranked=True, status=GameRecord.Status.FINISHED)
-        .select_related("owner")
+        .select_related("owner", "daily")
+        .only(*DAILY_ROW_FIELDS)
         .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
         .order_by(*DAILY_ORDER)
     )
@@ -157,24 +175,12 @@ class Streaks:
     won_best: int
 
 
-def _runs(days: set[dt.date], today: dt.date) -> tuple[int, int]:
-    """(current, best) runs of consecutive days; the current run may end today or yesterday."""
-    best = run = 0
-    previous: dt.date | None = None
-    for day in sorted(days):
-        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    current = run if previous is not None and today - previous <= dt.timedelta(days=1) else 0
-    return current, best
-
-
 def daily_streaks(user: User, today: dt.date) -> Streaks:
     """Consecutive UTC days with a finished ranked daily attempt, and with a won one."""
     attempts = GameRecord.objects.filter(owner=user, ranked=True, status=GameRecord.Status.FINISHED)
     played = set(attempts.values_list("daily__date", flat=True))
     won = set(attempts.filter(won=True).values_list("daily__date", flat=True))
-    return Streaks(*_runs(played, today), *_runs(won, today))
+    return Streaks(*daily_standings.runs(played, today), *daily_standings.runs(won, today))
 
 
 @dataclass
@@ -204,74 +210,69 @@ class VariantStats:
 
 
 def player_stats(user: User) -> list[VariantStats]:
-    """Per game and variant (config), over the player's finished solitaire games, oldest first."""
-    finished = GameRecord.objects.filter(
-        owner=user, status=GameRecord.Status.FINISHED, game__in=kinds.SOLITAIRE_SLUGS
-    ).order_by("finished_at")
+    """Per game and variant (config), over the player's finished solitaire games, oldest first.
+    Reads tuples, not models: a keen player has thousands of games."""
+    finished = (
+        GameRecord.objects.filter(
+            owner=user, status=GameRecord.Status.FINISHED, game__in=kinds.SOLITAIRE_SLUGS
+        )
+        .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
+        .order_by("finished_at")
+        .values_list("game", "config", "won", "score", "elapsed")
+    )
     stats: dict[tuple[str, str], VariantStats] = {}
-    for record in finished.only("game", "config", "won", "score", "first_viewed_at", "last_action_at"):
-        key = (record.game, json.dumps(record.config, sort_keys=True))
-        entry = stats.setdefault(key, VariantStats(record.game, record.config))
+    recent: dict[tuple[str, str], deque[bool]] = {}
+    for game, config, won, score, elapsed in finished:
+        key = (game, json.dumps(config, sort_keys=True))
+        entry = stats.get(key)
+        if entry is None:
+            entry = stats[key] = VariantStats(game, config)
+            recent[key] = deque(maxlen=RECENT_RESULTS)
         entry.played += 1
-        entry.won += bool(record.won)
-        if record.score is not None:
-            entry.best_score = (
-                record.score if entry.best_score is None else max(entry.best_score, record.score)
-            )
-        if (seconds := record.elapsed_seconds) is not None:
-            entry.total_seconds += seconds
+        entry.won += bool(won)
+        if score is not None:
+            entry.best_score = score if entry.best_score is None else max(entry.best_score, score)
+        if elapsed is not None:
+            entry.total_seconds += max(0.0, elapsed.total_seconds())
             entry.timed += 1
-        entry.current_streak = entry.current_streak + 1 if record.won else 0
+        entry.current_streak = entry.current_streak + 1 if won else 0
         entry.best_streak = max(entry.best_streak, entry.current_streak)
-        entry.recent = [*entry.recent, bool(record.won)][-RECENT_RESULTS:]
+        recent[key].append(bool(won))
+    for key, entry in stats.items():
+        entry.recent = list(recent[key])
     return sorted(stats.values(), key=lambda s: (s.game, -s.played))
 
 
-def daily_champions(limit: int) -> QuerySet[User]:
-    """Players by ranked daily wins, then by ranked attempts; ties by who won most recently."""
-    ranked = Q(games__ranked=True, games__status=GameRecord.Status.FINISHED)
-    return (
-        User.objects.filter(ranked)
-        .annotate(
-            daily_wins=Count("games", filter=ranked & Q(games__won=True)),
-            daily_played=Count("games", filter=ranked),
-            last_win=Max("games__finished_at", filter=ranked & Q(games__won=True)),
-        )
-        .order_by("-daily_wins", "-daily_played", F("last_win").desc(nulls_last=True), "username")[:limit]
-    )
+def daily_champions(limit: int) -> QuerySet[DailyStanding]:
+    """Players by ranked daily wins, then by ranked attempts; ties by who won most recently.
+    One query along the index ``daily_standing_wins``."""
+    return DailyStanding.objects.select_related("user").order_by(
+        "-won", "-played", F("last_won_at").desc(nulls_last=True), "user__username"
+    )[:limit]
 
 
-@dataclass(frozen=True)
-class PlayedGame:
-    record: GameRecord
-    won: bool | None
-    """For a table game, whether this player's seat won; for solitaire, the game's result."""
-
-
-def player_games(user: User, *, game: str = "", result: str = "", limit: int = 200) -> list[PlayedGame]:
-    """The player's finished games, newest first: solitaire and imports they own, tables they sat at."""
-    # The person's seat comes with each record: a query per listed table game cost 200 of
-    # the 209 queries of a busy profile (docs/benchmarks.md, "Ratings at a million games").
-    my_seat = Seat.objects.filter(table__record=OuterRef("pk"), user=user).values("number")[:1]
-    records = (
-        GameRecord.objects.filter(
-            Q(owner=user) | Q(table__seats__user=user), status=GameRecord.Status.FINISHED
-        )
-        .annotate(my_seat=Subquery(my_seat))
-        .distinct()
-        .order_by("-finished_at", "-pk")
-    )
+def player_games(
+    user: User, *, game: str = "", result: str = "", public: bool = True
+) -> QuerySet[Participation]:
+    """The person's finished games, newest first (each row's ``record`` and ``won``, the
+    person's own result): solitaire games and imports they own, tables they sat at. ``public``
+    leaves out what ``hidden_from`` hides from a visitor who owns nothing (LP-6): games of a
+    solitaire deal that is a daily deal whose UTC day is not over. A walk of the index
+    ``participation_newest``, however many games the site or the person has."""
+    played = Participation.objects.filter(user=user)
     if game:
-        records = records.filter(game=game)
-    played = []
-    for record in records[:limit]:
-        won = record.won
-        if record.at_table:
-            won = (record.outcome or {}).get("winner") == record.my_seat
-        if (result == "won" and not won) or (result == "lost" and won):
-            continue
-        played.append(PlayedGame(record, won))
-    return played
+        played = played.filter(game=game)
+    if result == "won":
+        played = played.filter(won=True)
+    elif result == "lost":
+        played = played.exclude(won=True)
+    if public:
+        # The person's own few games of secret deals, left out by id: a filter on the records'
+        # seeds would join every listed row to its record (128 ms to count 9,000 games).
+        secret_seeds = DailyChallenge.objects.filter(date__gte=utc_today()).values("seed")
+        secret = GameRecord.objects.filter(owner=user, game__in=kinds.SOLITAIRE_SLUGS, seed__in=secret_seeds)
+        played = played.exclude(record_id__in=secret.values("pk"))
+    return played.select_related("record").order_by("-finished_at", "-record_id")
 
 
 # The leaderboards page: rating boards of the table games (RT-3), the best daily results
@@ -294,28 +295,55 @@ class RatingBoard:
     rows: list[RatingRow]
 
 
-def rating_leaderboard(
-    game: str, page: int | str | None = 1, per_page: int = RATING_PAGE_SIZE
-) -> RatingBoard:
-    """The game's rated players by rating (``rating_game_mu``), provisional ones left out
-    (RT-3), one page of them with their wins (first places): two queries, the count and the page."""
-    wins = (
-        RatingChange.objects.filter(user=OuterRef("user"), game=game, place=1)
+def _rating_rows(game: str, ratings: list[Rating], first_rank: int) -> list[RatingRow]:
+    """The rows of ``ratings`` with each player's wins (first places) in ``game``, counted for
+    these players alone (a subquery per row would run for every row a deep page skips: 190 ms
+    at page 500 of 940)."""
+    wins = dict(
+        RatingChange.objects.filter(game=game, place=1, user__in=[rating.user_id for rating in ratings])
         .order_by()
         .values("user")
         .annotate(n=Count("pk"))
-        .values("n")
+        .values_list("user", "n")
     )
-    ratings: QuerySet[Rating] = (
+    return [
+        RatingRow(first_rank + i, rating, wins.get(rating.user_id, 0)) for i, rating in enumerate(ratings)
+    ]
+
+
+def _ranked(game: str) -> QuerySet[Rating]:
+    """The game's rated players by rating along the index ``rating_ranked``, provisional ones
+    left out (RT-3)."""
+    return (
         Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES)
         .select_related("user")
-        .annotate(wins=Coalesce(Subquery(wins, output_field=IntegerField()), 0))
         .order_by("-mu", "pk")
     )
-    shown = Paginator(ratings, per_page).get_page(page)
-    start = shown.start_index()
-    rows = [RatingRow(start + i, rating, rating.wins) for i, rating in enumerate(shown.object_list)]
+
+
+def rating_leaderboard(
+    game: str, page: int | str | None = 1, per_page: int = RATING_PAGE_SIZE
+) -> RatingBoard:
+    """One page of the game's rated players, with their wins: three queries (the count, the
+    page, the wins)."""
+    shown = Paginator(_ranked(game), per_page).get_page(page)
+    rows = _rating_rows(game, list(shown.object_list), shown.start_index())
     return RatingBoard(kinds.TABLE_BY_SLUG[game], shown, rows)
+
+
+@dataclass(frozen=True)
+class RatingTop:
+    info: TableSpec
+    rows: list[RatingRow]
+    more: bool
+    """Whether more players are rated than ``rows`` shows."""
+
+
+def rating_top(game: str, limit: int) -> RatingTop:
+    """The game's ``limit`` best rated players, for the leaderboards page: two queries, and no
+    count of every rated player."""
+    ratings = list(_ranked(game)[: limit + 1])
+    return RatingTop(kinds.TABLE_BY_SLUG[game], _rating_rows(game, ratings[:limit], 1), len(ratings) > limit)
 
 
 def week_start(today: dt.date) -> dt.date:
@@ -327,35 +355,38 @@ def best_daily_attempts(
     game: str, *, since: dt.date | None = None, until: dt.date | None = None, limit: int = 10
 ) -> list[LeaderboardRow]:
     """Each player's best finished ranked attempt at ``game``'s daily deals dated from ``since``
-    to ``until`` (either open), ranked as ``daily_leaderboard`` ranks a day: one query, the
-    best per player picked in SQL by a window."""
+    to ``until`` (either open), ranked as ``daily_leaderboard`` ranks a day. Walks the attempts
+    in rank order along the index ``daily_attempt_rank`` and keeps each player's first: the
+    first ``5 * limit`` attempts, then twice as many each time until ``limit`` players are
+    found, so a board costs the same with a thousand attempts or millions."""
     attempts = GameRecord.objects.filter(
-        daily__game=game, ranked=True, status=GameRecord.Status.FINISHED, owner__isnull=False
+        game=game, daily__game=game, ranked=True, status=GameRecord.Status.FINISHED
     )
     if since is not None:
         attempts = attempts.filter(daily__date__gte=since)
     if until is not None:
         attempts = attempts.filter(daily__date__lte=until)
-    best = (
-        attempts.select_related("owner", "daily")
-        .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
-        .annotate(place=Window(RowNumber(), partition_by=[F("owner_id")], order_by=[*_ordering(DAILY_ORDER)]))
-        .filter(place=1)
-        .order_by(*DAILY_ORDER, "pk")[:limit]
+    # The walk reads ids alone; the rows shown are read after, by id (joining every attempt
+    # of a week to its player before sorting cost 6 of its 10 ms).
+    ranked = (
+        attempts.annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
+        .order_by(*DAILY_ORDER, "pk")
+        .values_list("pk", "owner_id")
     )
-    return [LeaderboardRow(rank, record) for rank, record in enumerate(best, start=1)]
-
-
-def _ordering(order: tuple[str | OrderBy, ...]) -> list[OrderBy]:
-    """``order_by`` arguments as expressions, for a window's ``order_by``."""
-    return [
-        item
-        if isinstance(item, OrderBy)
-        else F(item.lstrip("-")).desc()
-        if item.startswith("-")
-        else F(item).asc()
-        for item in order
-    ]
+    best: list[int] = []
+    seen: set[int] = set()
+    start, size = 0, 5 * limit
+    while len(best) < limit:
+        rows = list(ranked[start : start + size])
+        for record_id, owner_id in rows:
+            if owner_id is not None and owner_id not in seen:
+                seen.add(owner_id)
+                best.append(record_id)
+        if len(rows) < size:
+            break
+        start, size = start + size, 2 * size
+    shown = GameRecord.objects.select_related("owner", "daily").only(*DAILY_ROW_FIELDS).in_bulk(best[:limit])
+    return [LeaderboardRow(rank, shown[record_id]) for rank, record_id in enumerate(best[:limit], start=1)]
 
 
 @dataclass(frozen=True)
@@ -368,25 +399,17 @@ class StreakRow:
 
 def longest_daily_streaks(today: dt.date, limit: int = 10) -> list[StreakRow]:
     """Players by their longest run of UTC days with a finished ranked daily attempt (as
-    ``daily_streaks`` counts them), then by their current run: two queries, the days of
-    everyone and the users shown."""
-    days: dict[int, set[dt.date]] = {}
-    played = (
-        GameRecord.objects.filter(ranked=True, status=GameRecord.Status.FINISHED, owner__isnull=False)
-        .values_list("owner_id", "daily__date")
-        .distinct()
-        .order_by()
+    ``daily_streaks`` counts them), then by their current run: one query of ``DailyStanding``
+    along its index ``daily_standing_streak``."""
+    still_running = Case(
+        When(last_day__gte=today - daily_standings.DAY, then=F("latest_run")), default=Value(0)
     )
-    for owner_id, day in played:
-        days.setdefault(owner_id, set()).add(day)
-    runs = {owner_id: _runs(dates, today) for owner_id, dates in days.items()}
-    top = sorted(runs, key=lambda owner_id: (-runs[owner_id][1], -runs[owner_id][0], owner_id))[:limit]
-    users = User.objects.in_bulk(top)
-    return [
-        StreakRow(rank, users[owner_id], runs[owner_id][1], runs[owner_id][0])
-        for rank, owner_id in enumerate(top, start=1)
-        if owner_id in users
-    ]
+    rows = (
+        DailyStanding.objects.select_related("user")
+        .annotate(current=still_running)
+        .order_by("-best", "-current", "user_id")[:limit]
+    )
+    return [StreakRow(rank, row.user, row.best, row.current) for rank, row in enumerate(rows, start=1)]
 
 
 def tournament_champions(limit: int = 10) -> QuerySet[User]:

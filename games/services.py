@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import kinds, moves, selectors
+from games import finishes, kinds, moves, selectors
 from games.engine import Engine, get_engine
 from games.errors import GameError, NotYourGame, StaleVersion
 from games.models import Action, DailyChallenge, GameRecord
@@ -206,8 +206,11 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
         record.undo_count += 1
         record.version += 1
         state = current_state(record)
+        was_over = record.is_over
         moves.finish_if_over(record, get_engine(record.game), state)
         record.save()
+        if record.is_over != was_over:
+            finishes.sync(record)
     remember_state(record, state)
     return MoveResult(record, state)
 
@@ -284,7 +287,13 @@ def claim_anonymous_games(*, user: Any, token: str | None) -> int:
     """Give ``user`` the games this browser started before logging in; returns how many."""
     if not token:
         return 0
-    return GameRecord.objects.filter(owner__isnull=True, session_key=token).update(owner=user, session_key="")
+    with transaction.atomic():
+        claimed = list(GameRecord.objects.select_for_update().filter(owner__isnull=True, session_key=token))
+        for record in claimed:
+            record.owner, record.session_key = user, ""
+        GameRecord.objects.bulk_update(claimed, ["owner", "session_key"])
+        finishes.sync([record for record in claimed if record.is_over])
+    return len(claimed)
 
 
 def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
@@ -315,6 +324,7 @@ def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
                 for n, text in enumerate(data["actions"])
             ]
         )
+        finishes.sync(record)
     return record
 
 

@@ -22,6 +22,7 @@ urlpatterns = [
     path("daily/<slug:game>/<str:date>/", views.daily_detail, name="daily_detail"),
     path("daily/<slug:game>/<str:date>/play/", views.play_daily, name="daily_play"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("leaderboards/<slug:game>/", views.rating_board, name="rating_board"),
     path("tables/", table_pages.lobby, name="tables"),
     path("tables/new/", table_pages.create, name="table_create"),
     path("tables/<int:table_id>/", table_pages.table_page, name="table"),

@@ -23,6 +23,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
@@ -379,6 +380,26 @@ def daily_archive(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/daily_archive.html", {"days": days})
 
 
+OVERVIEW_ROWS = 10
+"""The leaderboards page shows the top ten of each board; a board's own page shows it all."""
+
+
+def rating_board_url(game: str, page: str | int = 1) -> str:
+    url = reverse("rating_board", kwargs={"game": game})
+    return url if str(page) == "1" else f"{url}?page={page}"
+
+
+@require_safe
+def rating_board(request: HtmxHttpRequest, game: str) -> HttpResponse:
+    """``/leaderboards/<game>/``: one multiplayer game's rated players, a page of 50 at a time."""
+    if game not in kinds.TABLE_BY_SLUG:
+        raise Http404("No rating board for this game.")
+    board = selectors.rating_leaderboard(game, request.GET.get("page"))
+    return render(
+        request, "games/rating_board.html", {"board": board, "provisional_games": PROVISIONAL_GAMES}
+    )
+
+
 @require_safe
 def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
     today = _today()
@@ -387,16 +408,16 @@ def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
         {
             "daily": deals.get(game),
             "info": kinds.get(game),
-            "leaderboard": selectors.daily_leaderboard(deals[game], limit=25) if game in deals else [],
+            "leaderboard": selectors.daily_leaderboard(deals[game], limit=OVERVIEW_ROWS)
+            if game in deals
+            else [],
         }
         for game in kinds.SOLITAIRE_SLUGS
     ]
-    # ?game=<slug>&page=N turns the pages of one game's rating board; the others stay on their first.
     paged = request.GET.get("game", "")
-    ratings = [
-        selectors.rating_leaderboard(spec.slug, request.GET.get("page") if spec.slug == paged else 1)
-        for spec in kinds.TABLE_GAMES
-    ]
+    if paged in kinds.TABLE_BY_SLUG:  # the address of a board's pages before they had their own
+        return redirect(rating_board_url(paged, request.GET.get("page", "1")), permanent=True)
+    ratings = [selectors.rating_top(spec.slug, OVERVIEW_ROWS) for spec in kinds.TABLE_GAMES]
     week = selectors.week_start(today)
     best = [
         {
@@ -411,6 +432,7 @@ def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
         "games/leaderboards.html",
         {
             "boards": boards,
+            "today_rows": OVERVIEW_ROWS,
             "champions": selectors.daily_champions(limit=20),
             "today": today,
             "week": week,

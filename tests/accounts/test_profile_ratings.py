@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
 from accounts.ratings import MODEL, rate_game
+from accounts.selectors import HISTORY_ROWS
 from games.models import GameRecord
 from tournaments.models import Entry, Tournament
 
@@ -225,5 +226,23 @@ def test_a_profile_with_500_rated_games_renders_a_small_chart(client: Client) ->
     svg = section(card, "rating-chart")
     assert len(svg) < 12_000
     assert "#1 " in card and ">500<" in card and f">{sum(1 for c in changes if c.place == 1)}<" in card
-    assert len(re.findall(r'data-testid="rating-history-row"', card)) == 100
-    assert "newest 100 of 500" in card
+    assert len(re.findall(r'data-testid="rating-history-row"', card)) == HISTORY_ROWS
+    assert f"newest {HISTORY_ROWS} of 500" in card
+    newest = max(changes, key=lambda change: (change.created_at, change.pk))
+    assert (
+        f'aria-label="Replay of game {newest.record_id}"' in card.split('data-testid="rating-history-row"')[1]
+    )
+
+
+@pytest.mark.django_db
+def test_a_kept_history_gives_way_to_the_next_rated_game(client: Client) -> None:
+    ann, ben = person("ann"), person("ben")
+    play([ann, ben], [1, 2], times=2)
+    before = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    assert before.count('data-testid="rating-history-row"') == 2
+    assert section(client.get("/u/ann/").content.decode(), "rating-triad") == before  # as kept
+    (latest,) = play([ann, ben], [2, 1])
+    after = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    assert after.count('data-testid="rating-history-row"') == 3
+    assert f'aria-label="Replay of game {latest}"' in after.split('data-testid="rating-history-row"')[1]
+    assert ">3<" in section(after, "rating-games") and ">2<" in section(after, "rating-wins")

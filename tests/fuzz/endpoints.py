@@ -388,6 +388,7 @@ GET_ONLY = frozenset(
         "daily_archive",
         "daily_detail",
         "leaderboards",
+        "rating_board",
         "tables",
         "table",
         "tournaments",

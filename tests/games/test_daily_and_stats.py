@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import selectors, services
+from games import finishes, selectors, services
 from games.engine import get_engine
 from games.models import DailyChallenge, GameRecord
 from games.players import Player
@@ -39,6 +39,7 @@ def finish(record: GameRecord, *, won: bool, score: int, actions: int, seconds: 
         finished_at=timezone.now(),
     )
     record.refresh_from_db()
+    finishes.sync(record)
     return record
 
 

@@ -536,3 +536,16 @@ def test_winning_lines_are_rate_limited_per_session_and_per_address() -> None:
 
     # A new session for every request gets no further than the address's own limit.
     assert in_one_window(session_per_request) == [200] * limit(ADDRESS_RATE) + [429]
+
+
+def test_a_profile_lists_a_secret_deals_game_to_its_player_only(steady_day: dt.date) -> None:
+    alice = person("alice")
+    player = Player(user=alice, token="a")
+    ranked = services.start_daily(daily=deal("pyramid", steady_day), player=player)
+    resign(ranked, player)
+    mine = signed_in(alice).get(f"/u/{alice.username}/").content.decode()
+    assert f"/games/{ranked.pk}/replay/" in mine
+    for visitor in (signed_in(person("bob")), Client()):
+        assert f"/games/{ranked.pk}/replay/" not in visitor.get(f"/u/{alice.username}/").content.decode()
+    assert [row.record for row in selectors.player_games(alice, public=False)] == [ranked]
+    assert list(selectors.player_games(alice)) == []

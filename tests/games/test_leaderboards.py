@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import PROVISIONAL_GAMES, Rating
 from accounts.ratings import rate_game
-from games import kinds, selectors
+from games import finishes, kinds, selectors
 from games.models import DailyChallenge, GameRecord
 from tournaments.models import Entry, Tournament
 
@@ -64,7 +64,7 @@ def attempt(
     """A finished ranked attempt at ``game``'s deal of ``day``."""
     daily = deal(game, day)
     start = dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
-    return GameRecord.objects.create(
+    record = GameRecord.objects.create(
         game=game,
         engine_version=1,
         config={},
@@ -81,6 +81,8 @@ def attempt(
         last_action_at=start + dt.timedelta(seconds=seconds),
         finished_at=start + dt.timedelta(seconds=seconds),
     )
+    finishes.sync(record)  # as the move that ends it does
+    return record
 
 
 def tournament(game: str, winner: Any, loser: Any, *, finished: bool = True) -> Tournament:
@@ -129,14 +131,19 @@ def test_rating_board_pages_by_rating_one_game_at_a_time(client: Client) -> None
         0
     ]
     assert selectors.rating_leaderboard("triad", "nonsense").page.number == 1
-    body = client.get("/leaderboards/", {"game": "triad", "page": 2}).content.decode()
+    body = client.get("/leaderboards/triad/", {"page": 2}).content.decode()
     assert "r000" in body and "r054" not in body and "Page 2 of 2" in body
-    assert 'href="?game=triad&amp;page=1#rating-triad"' in body
-    other = next(spec for spec in kinds.TABLE_GAMES if spec.slug != "triad")
-    Rating.objects.create(user=users[0], game=other.slug, mu=1600, sigma=100, games=PROVISIONAL_GAMES)
-    body = client.get("/leaderboards/", {"game": "triad", "page": 2}).content.decode()
-    section = re.search(rf'id="rating-{other.slug}".*?</section>', body, re.S)
-    assert section is not None and "r000" in section.group() and "Page" not in section.group()
+    assert 'href="?page=1" rel="prev"' in body and "<h1>Triad ratings</h1>" in body
+    # The overview shows each game's top ten and links to its board.
+    overview = client.get("/leaderboards/").content.decode()
+    section = re.search(r'id="rating-triad".*?</section>', overview, re.S)
+    assert section is not None
+    assert "r054" in section.group() and "r045" in section.group() and "r044" not in section.group()
+    assert 'href="/leaderboards/triad/">Every rated player of Triad' in section.group()
+    # The old address of a board's pages leads to the board.
+    old = client.get("/leaderboards/", {"game": "triad", "page": 2})
+    assert old.status_code == 301 and old["Location"] == "/leaderboards/triad/?page=2"
+    assert client.get("/leaderboards/pyramid/").status_code == 404  # no ratings in solitaire
 
 
 def test_best_daily_attempts_today_this_week_and_all_time(client: Client) -> None:
@@ -162,6 +169,28 @@ def test_best_daily_attempts_today_this_week_and_all_time(client: Client) -> Non
     assert f"/daily/pyramid/{TODAY - dt.timedelta(days=1):%Y-%m-%d}/" in body
 
 
+def test_best_attempts_read_past_one_players_many_top_attempts() -> None:
+    alice, bob, carol = person("alice"), person("bob"), person("carol")
+    for back in range(5):
+        attempt(alice, "pyramid", TODAY - dt.timedelta(days=back), won=True, score=500 - back)
+    attempt(bob, "pyramid", TODAY, won=True, score=100)
+    attempt(carol, "pyramid", TODAY, won=False, score=900)
+    rows = selectors.best_daily_attempts("pyramid", limit=3)
+    assert [(row.rank, row.record.owner.username, row.record.score) for row in rows] == [
+        (1, "alice", 500),
+        (2, "bob", 100),
+        (3, "carol", 900),  # lost: after every won attempt (PY-7)
+    ]
+    # Reading 2, then 4 attempts: alice's five best come before bob's.
+    assert [row.record.owner.username for row in selectors.best_daily_attempts("pyramid", limit=1)] == [
+        "alice"
+    ]
+    assert [row.record.owner.username for row in selectors.best_daily_attempts("pyramid", limit=2)] == [
+        "alice",
+        "bob",
+    ]
+
+
 def test_longest_streaks_count_days_as_the_profile_does() -> None:
     alice, bob = person("alice"), person("bob")
     for back in (0, 1, 2):  # a run of three ending today
@@ -177,6 +206,19 @@ def test_longest_streaks_count_days_as_the_profile_does() -> None:
     for row in rows:
         streaks = selectors.daily_streaks(row.user, TODAY)
         assert (row.best, row.current) == (streaks.played_best, streaks.played_current)
+
+
+def test_daily_champions_by_wins_then_attempts_then_the_latest_win() -> None:
+    alice, bob, carol, dan = person("alice"), person("bob"), person("carol"), person("dan")
+    for back, won in ((0, True), (1, True), (2, False)):
+        attempt(alice, "pyramid", TODAY - dt.timedelta(days=back), won=won, score=1)
+    attempt(bob, "pyramid", TODAY - dt.timedelta(days=5), won=True, score=1)
+    attempt(bob, "tripeaks", TODAY - dt.timedelta(days=4), won=True, score=1)
+    attempt(carol, "tripeaks", TODAY, won=True, score=1)
+    attempt(carol, "pyramid", TODAY - dt.timedelta(days=9), won=True, score=1)  # won later than bob
+    attempt(dan, "pyramid", TODAY, won=False, score=1)
+    rows = [(row.user.username, row.won, row.played) for row in selectors.daily_champions(limit=10)]
+    assert rows == [("alice", 2, 3), ("carol", 2, 2), ("bob", 2, 2), ("dan", 0, 1)]
 
 
 def test_tournament_wins_count_finished_tournaments_won() -> None:
@@ -218,15 +260,22 @@ def page_queries(client: Client, **params: Any) -> int:
     return len(queries)
 
 
+def board_queries(client: Client, **params: Any) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/leaderboards/triad/", params)
+    assert response.status_code == 200
+    return len(queries)
+
+
 def test_query_count_does_not_grow_with_the_data(client: Client) -> None:
     client.force_login(person("viewer"))
     populate(2)
     few = page_queries(client)
-    few_paged = page_queries(client, game="triad", page=2)
+    few_paged = board_queries(client, page=1)
     populate(60)  # more than a page of ratings, many deals and attempts
     assert page_queries(client) == few
-    assert page_queries(client, game="triad", page=2) == few_paged
-    body = client.get("/leaderboards/", {"game": "triad", "page": 2}).content.decode()
+    assert board_queries(client, page=2) == few_paged
+    body = client.get("/leaderboards/triad/", {"page": 2}).content.decode()
     assert "Page 2 of 2" in body
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import PROVISIONAL_GAMES, Rating, User
 from accounts.ratings import rate_game
 from config import api
+from games import finishes
 from games.models import DailyChallenge, GameRecord, Seat, Table
 from games.players import Player
 from games.selectors import hidden_from
@@ -47,7 +48,7 @@ def solitaire(owner: User, *, seed: int = 7, finished: bool = True, **fields: An
         "outcome": {"won": True, "reason": "cleared", "score": 120, "cards_left": 0, "stock": ["AS"]},
         "finished_at": timezone.now(),
     }
-    return GameRecord.objects.create(
+    record = GameRecord.objects.create(
         game=fields.pop("game", "pyramid"),
         engine_version=1,
         config={},
@@ -56,6 +57,8 @@ def solitaire(owner: User, *, seed: int = 7, finished: bool = True, **fields: An
         **(done if finished else {}),
         **fields,
     )
+    finishes.sync(record)  # as the move that ends a game does
+    return record
 
 
 def table_game(people: list[User], *, game: str = "triad", rated: bool = True, winner: int = 0) -> GameRecord:
@@ -78,6 +81,7 @@ def table_game(people: list[User], *, game: str = "triad", rated: bool = True, w
     if rated:
         with transaction.atomic():
             rate_game(record.pk, game, people, places)
+    finishes.sync(record)
     return record
 
 

@@ -51,6 +51,7 @@ def site_pages(client: Client) -> dict[str, str]:
         "replay": f"/games/{replay.pk}/replay/",
         "daily": "/daily/",
         "leaderboards": "/leaderboards/",
+        "rating board": "/leaderboards/triad/",
         "tournaments": "/tournaments/",
         "tournament": tournament.get_absolute_url(),
         "profile": "/u/alice/",

@@ -24,20 +24,18 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
-from django.db import connection, models, transaction
-from django.db.models import Max
+from django.db import connection, transaction
 
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import MODEL
 from games import kinds
 from games.engine import get_engine
-from games.models import GameRecord, Seat, Table
-
-Row = tuple[Any, ...]
+from games.management.bulk_rows import PARTICIPATION_FIELDS, RECORD_FIELDS, Row, next_id, write_rows
+from games.models import GameRecord, Participation, Seat, Table
 
 MULTI_SEAT_WEIGHT = 4 / 3
 """A game of 2-6 seats is played 4/3 as often as a heads-up one (Triad, Tauron Hold-Em and
@@ -59,12 +57,6 @@ USER_FIELDS = (
     "id", "password", "last_login", "is_superuser", "username", "first_name", "last_name",
     "is_staff", "is_active", "date_joined", "email", "bio",
 )  # fmt: skip
-RECORD_FIELDS = (
-    "id", "game", "engine_version", "config", "seed", "deck", "kind", "owner_id", "session_key",
-    "daily_id", "ranked", "version", "action_count", "status", "won", "score", "outcome",
-    "undo_count", "hint_count", "created_at", "first_viewed_at", "last_action_at", "finished_at",
-    "turn_deadline",
-)  # fmt: skip
 TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
     "created_at", "lobby_version",
@@ -77,44 +69,6 @@ CHANGE_FIELDS = (
 )  # fmt: skip
 
 
-def write_rows(model: type[models.Model], names: Sequence[str], rows: Sequence[Row]) -> None:
-    """Insert ``rows`` (values of the fields ``names``, by attname) into ``model``'s table as
-    they are: no ``save()``, no ``auto_now``. PostgreSQL: one ``COPY``; else ``executemany``."""
-    if not rows:
-        return
-    meta = model._meta
-    fields = [cast("models.Field[Any, Any]", meta.get_field(name)) for name in names]
-    quote = connection.ops.quote_name
-    table = quote(meta.db_table)
-    columns = ", ".join(quote(f.column) for f in fields)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            from psycopg.types.json import Jsonb
-
-            json_at = [n for n, f in enumerate(fields) if isinstance(f, models.JSONField)]
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for row in rows:
-                    if json_at:
-                        values = list(row)
-                        for n in json_at:
-                            if values[n] is not None:
-                                values[n] = Jsonb(values[n])
-                        copy.write_row(values)
-                    else:
-                        copy.write_row(row)
-        else:
-            prepared = [
-                [f.get_db_prep_save(value, connection) for f, value in zip(fields, row, strict=True)]
-                for row in rows
-            ]
-            marks = ", ".join(["%s"] * len(fields))
-            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", prepared)
-
-
-def next_id(model: type[models.Model]) -> int:
-    return int(model._default_manager.aggregate(top=Max("pk"))["top"] or 0) + 1
-
-
 @dataclass
 class Batch:
     """The rows of a run of consecutive games, written together."""
@@ -123,6 +77,7 @@ class Batch:
     tables: list[Row] = field(default_factory=list)
     seats: list[Row] = field(default_factory=list)
     changes: list[Row] = field(default_factory=list)
+    participations: list[Row] = field(default_factory=list)
 
     def write(self) -> None:
         with transaction.atomic():
@@ -130,6 +85,7 @@ class Batch:
             write_rows(Table, TABLE_FIELDS, self.tables)
             write_rows(Seat, SEAT_FIELDS, self.seats)
             write_rows(RatingChange, CHANGE_FIELDS, self.changes)
+            write_rows(Participation, PARTICIPATION_FIELDS, self.participations)
 
 
 def heads_up_outcome(rng: random.Random, order: Sequence[int]) -> tuple[dict[str, Any], list[int]]:
@@ -197,7 +153,7 @@ class Command(BaseCommand):
         self._games(rng, first_user, players, games, batch, now, started)
         with connection.cursor() as cursor:
             for sql in connection.ops.sequence_reset_sql(
-                no_style(), [User, GameRecord, Table, Seat, Rating, RatingChange]
+                no_style(), [User, GameRecord, Table, Seat, Rating, RatingChange, Participation]
             ):
                 cursor.execute(sql)
             if connection.vendor == "postgresql":
@@ -247,8 +203,8 @@ class Command(BaseCommand):
         # Finishing times, in order: the order ratings are computed in and ids are given in.
         offsets = sorted(rng.random() for _ in range(games))
         start = now - YEAR
-        record_id, table_id, seat_id, change_id = (
-            next_id(m) for m in (GameRecord, Table, Seat, RatingChange)
+        record_id, table_id, seat_id, change_id, participation_id = (
+            next_id(m) for m in (GameRecord, Table, Seat, RatingChange, Participation)
         )
         base_mu, base_sigma = MODEL.rating().mu, MODEL.rating().sigma
         ratings: dict[tuple[int, str], list[Any]] = {}  # (user, game) -> [mu, sigma, games, last]
@@ -299,7 +255,19 @@ class Command(BaseCommand):
             )
             for number, user_id in enumerate(user_ids):
                 batch.seats.append((seat_id, table_id, number, user_id, False, ""))
+                batch.participations.append(
+                    (
+                        participation_id,
+                        user_id,
+                        record_id,
+                        slug,
+                        finished,
+                        number,
+                        outcome["winner"] == number,
+                    )
+                )
                 seat_id += 1
+                participation_id += 1
             before = [ratings.setdefault((uid, slug), [base_mu, base_sigma, 0, finished]) for uid in user_ids]
             after = MODEL.rate(
                 [[MODEL.rating(mu=row[0], sigma=row[1])] for row in before], ranks=[float(p) for p in places]
