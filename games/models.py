@@ -162,6 +162,9 @@ class Action(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
     text = models.CharField(max_length=64)
+    timed_out = models.BooleanField(
+        default=False, help_text="Played for the seat when its clock ran out (LP-1), not by its player."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import finishes
-from games.engine import TABLE_SEAT, IllegalAction, get_engine
+from games.engine import FORFEIT, TABLE_SEAT, IllegalAction, get_engine
 from games.engine.base import Engine
 from games.errors import GameError, as_sentence
 from games.models import Action, GameRecord
@@ -53,7 +53,8 @@ def check_text(text: object, example: str) -> str:
 
 def _parse(engine: Engine[Any, Any], move: str | Mapping[str, object]) -> Any:
     if isinstance(move, str):
-        return engine.parse_action(move)
+        # A forfeit is the engine's to apply as text: it is no action of the game (TN-6).
+        return FORFEIT if move.strip() == FORFEIT else engine.parse_action(move)
     return engine.action_from_fields(move)
 
 
@@ -77,7 +78,12 @@ def finish_if_over(record: GameRecord, engine: Engine[Any, Any], state: Any) -> 
 
 
 def apply_locked(
-    record: GameRecord, seat: int, move: str | Mapping[str, object], *, announce: Announce | None = None
+    record: GameRecord,
+    seat: int,
+    move: str | Mapping[str, object],
+    *,
+    announce: Announce | None = None,
+    timed_out: bool = False,
 ) -> Moved:
     """Apply ``move`` for ``seat``; the caller holds the row's lock (``lock``) in a transaction."""
     engine = get_engine(record.game)
@@ -94,7 +100,9 @@ def apply_locked(
         new_state = engine.apply(state, action)
     except IllegalAction as exc:
         raise GameError(as_sentence(str(exc))) from exc
-    Action.objects.create(game=record, seq=record.action_count, seat=seat, text=str(action))
+    Action.objects.create(
+        game=record, seq=record.action_count, seat=seat, text=str(action), timed_out=timed_out
+    )
     was_over = record.is_over
     record.action_count += 1
     record.version += 1

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games import kinds
+from games.engine import FORFEIT
 from games.kinds.words import Step
 
 __all__ = ["narrate", "standing"]
@@ -29,6 +30,10 @@ def narrate(game: str, before: Any, action: str, after: Any, names: Sequence[str
     except kinds.UnknownGame as exc:
         raise ValueError(str(exc)) from None
     engine = spec.engine
+    if action.strip() == FORFEIT:
+        seat = engine.current_player(before)
+        who = names[seat] if seat is not None and 0 <= seat < len(names) else "A player"
+        return f"{who} loses by forfeit: no move was made before the clock ran out twice (TN-6)."
     return spec.narrate(Step(engine, before, engine.parse_action(action), after, names, reveal))
 
 

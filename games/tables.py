@@ -32,7 +32,7 @@ from django.utils import timezone
 from accounts import ratings
 from accounts.models import User
 from games import kinds, moves, outages
-from games.engine import TABLE_SEAT, get_engine
+from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
 from games.errors import GameError, StaleVersion
@@ -319,8 +319,10 @@ def _rate(record: GameRecord, table: Table) -> None:
     ratings.rate_game(record.pk, record.game, people, places)
 
 
-def _apply_locked(record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object]) -> TableMove:
-    moved = moves.apply_locked(record, seat, move, announce=_after_move(table))
+def _apply_locked(
+    record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object], *, timed_out: bool = False
+) -> TableMove:
+    moved = moves.apply_locked(record, seat, move, announce=_after_move(table), timed_out=timed_out)
     return TableMove(moved.record, moved.state)
 
 
@@ -390,11 +392,22 @@ def advance(*, game_id: int, version: int) -> bool:
             if table.seats.filter(number=seat, is_bot=True).exists():
                 text = engine.bot_action(view, chooser_seed)
             elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
-                text = engine.timeout_action(view, chooser_seed)
+                text = FORFEIT if _no_show(record, seat) else engine.timeout_action(view, chooser_seed)
+                _apply_locked(record, table, seat, text, timed_out=True)
+                return True
             else:
                 return False
         _apply_locked(record, table, seat, text)
         return True
+
+
+def _no_show(record: GameRecord, seat: int) -> bool:
+    """TN-6: in a tournament game, a seat whose clock runs out a second time without its
+    player having made a move loses the game by forfeit."""
+    if record.kind != GameRecord.Kind.TOURNAMENT:
+        return False
+    own = record.actions.filter(seat=seat)
+    return own.filter(timed_out=True).exists() and not own.filter(timed_out=False).exists()
 
 
 def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:

@@ -13,9 +13,10 @@ import pkgutil
 from functools import cache
 from typing import Any
 
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, ReplayError, View
+from games.engine.base import FORFEIT, TABLE_SEAT, Engine, IllegalAction, Move, ReplayError, View
 
 __all__ = [
+    "FORFEIT",
     "TABLE_SEAT",
     "Engine",
     "IllegalAction",

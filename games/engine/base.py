@@ -19,6 +19,11 @@ TABLE_SEAT = -1
 
 MAX_SEED = 2**63 - 1
 
+FORFEIT = "forfeit"
+"""TN-6: the action of the seat to act that loses the game by forfeit, there and then. It is
+never among ``legal_actions`` (no bot or page offers it): the site plays it for a seat whose
+first clocks of a tournament match ran out, and engines at tables accept it (``forfeit``)."""
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message is meant for a person."""
@@ -177,8 +182,23 @@ class Engine(ABC, Generic[S, A]):
 
     def apply(self, state: S, action: A | str) -> S:
         if isinstance(action, str):
+            if action.strip() == FORFEIT:
+                return self._forfeit_by_seat_to_act(state)
             action = self.parse_action(action)
         return self._apply(state, action)
+
+    def _forfeit_by_seat_to_act(self, state: S) -> S:
+        seat = self.current_player(state)
+        if seat is None:
+            raise IllegalAction("the game is over: there is nothing to forfeit")
+        if seat == TABLE_SEAT:
+            raise IllegalAction("no seat is to act: the table is dealing")
+        return self.forfeit(state, seat)
+
+    def forfeit(self, state: S, seat: int) -> S:
+        """TN-6: ``seat`` loses the game now, the others placed as the game stands (an engine
+        at tables says how); a forfeited game is over."""
+        raise IllegalAction(f"{self.name} has no forfeit")
 
     def replay(
         self,

@@ -342,6 +342,25 @@ def after_places(places: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
     return {"phase": PLACE_TIE, "to_act": None, "tied": group}
 
 
+def forfeit_places(chips: Sequence[int], seat: int) -> tuple[tuple[int, ...], ...]:
+    """TN-6: the others by their chips, most first (equal stacks in seat order), then the seat
+    that forfeited: the match stops where it stands, so the chips in the pot count for nobody."""
+    others = sorted(
+        (other for other in range(len(chips)) if other != seat), key=lambda other: (-chips[other], other)
+    )
+    return tuple((other,) for other in (*others, seat))
+
+
+def match_result(
+    places: tuple[tuple[int, ...], ...], chips: tuple[int, ...], hands: int, forfeited: int | None
+) -> dict[str, Any]:
+    """``outcome_of``, with ``"forfeit"``: the seat that lost by forfeit, if one did (TN-6)."""
+    result = outcome_of(places, chips, hands)
+    if forfeited is not None:
+        result["forfeit"] = forfeited
+    return result
+
+
 def outcome_of(places: tuple[tuple[int, ...], ...], chips: tuple[int, ...], hands: int) -> dict[str, Any]:
     """``{"winner", "ranking" (best first), "places" (per seat, 1 = first), "chips", "hands"}``."""
     ranking = [seat for group in places for seat in group]

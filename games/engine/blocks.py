@@ -292,6 +292,8 @@ class BlocksState:
     revealed: tuple[str, ...]
     totals: tuple[int, int]
     results: tuple[GameResult, ...]
+    forfeited: int | None = None
+    """TN-6: the seat that lost by forfeit (``forfeit``), which ended the game or match."""
 
 
 def _hands_json(hands: Hands, *, complete: bool = False) -> list[dict[str, Any]]:
@@ -791,23 +793,33 @@ class BlocksEngine(Engine[BlocksState, Action]):
         return self.bot_action(view, seed)
 
     def outcome(self, state: BlocksState) -> dict[str, Any] | None:
+        """The winner (``None`` for a game that stayed equal), the scores, the last showdown's
+        hands (``None`` if a forfeit came before any) and every game's result; ``"forfeit"``:
+        the seat that lost by forfeit, if one did (TN-6)."""
         if state.phase != "over":
             return None
-        last = state.results[-1]
+        last = state.results[-1] if state.results else None
         if state.scoring == "advanced":
             scores = list(state.totals)
             winner: int | None = 0 if scores[0] > scores[1] else 1
         else:
-            scores = list(last.won)
-            winner = last.winner
-        return {
-            "winner": winner,
+            scores = list(last.won) if last is not None else [0, 0]
+            winner = last.winner if last is not None else None
+        result: dict[str, Any] = {
+            "winner": winner if state.forfeited is None else 1 - state.forfeited,
             "scoring": state.scoring,
             "target": state.target if state.scoring == "advanced" else None,
             "scores": scores,
-            "hands": last.as_dict()["hands"],
+            "hands": last.as_dict()["hands"] if last is not None else None,
             "games": [result.as_dict() for result in state.results],
         }
+        if state.forfeited is not None:
+            result["forfeit"] = state.forfeited
+        return result
+
+    def forfeit(self, state: BlocksState, seat: int) -> BlocksState:
+        """TN-6: the game (and the match) ends now, won by the other seat."""
+        return replace(state, phase="over", holding=None, forfeited=seat)
 
     # --- views (LP-3) ------------------------------------------------------------------
 
@@ -894,7 +906,7 @@ class BlocksEngine(Engine[BlocksState, Action]):
             scoring=data["scoring"],
             target=data["target"],
             scores=tuple(data["scores"]),
-            hands=results[-1].hands,
+            hands=results[-1].hands if results else (),
             games=results,
         )
 

@@ -211,6 +211,8 @@ class TauronState:
     places: tuple[tuple[int, ...], ...]
     """At the end of the match: seats grouped by place, best first (TR-15)."""
     last: TauronResult | None
+    forfeited: int | None = None
+    """TN-6: the seat that lost the match by forfeit (``forfeit``), which ended it."""
 
 
 class TauronEngine(Engine[TauronState, TauronAction]):
@@ -449,7 +451,13 @@ class TauronEngine(Engine[TauronState, TauronAction]):
         """``{"winner", "ranking" (best first), "places" (per seat, 1 = first), "chips", "hands"}``."""
         if state.phase != OVER:
             return None
-        return betting.outcome_of(state.places, state.chips, state.hand_no)
+        return betting.match_result(state.places, state.chips, state.hand_no, state.forfeited)
+
+    def forfeit(self, state: TauronState, seat: int) -> TauronState:
+        """TN-6: the match ends now; ``seat`` is last, the others placed by their chips."""
+        return replace(
+            state, phase=OVER, to_act=None, places=betting.forfeit_places(state.chips, seat), forfeited=seat
+        )
 
     def view(self, state: TauronState, seat: int | None) -> TauronView:
         """What ``seat`` may know (LP-3): its own hole cards, the board, shown hands; ``None``

@@ -279,6 +279,8 @@ class TriadState:
     """At the end of the match: seats grouped by place, best first; groups of two or more
     still have a place tie-replay to play (TR-15)."""
     last: HandResult | None
+    forfeited: int | None = None
+    """TN-6: the seat that lost the match by forfeit (``forfeit``), which ended it."""
 
 
 def _remove(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...] | None:
@@ -603,7 +605,13 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         """``{"winner", "ranking" (best first), "places" (per seat, 1 = first), "chips", "hands"}``."""
         if state.phase != OVER:
             return None
-        return betting.outcome_of(state.places, state.chips, state.hand_no)
+        return betting.match_result(state.places, state.chips, state.hand_no, state.forfeited)
+
+    def forfeit(self, state: TriadState, seat: int) -> TriadState:
+        """TN-6: the match ends now; ``seat`` is last, the others placed by their chips."""
+        return replace(
+            state, phase=OVER, to_act=None, places=betting.forfeit_places(state.chips, seat), forfeited=seat
+        )
 
     def view(self, state: TriadState, seat: int | None) -> TriadView:
         """What ``seat`` may know (LP-3): its own cards, shown hands and, with ``face_up``,
