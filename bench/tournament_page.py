@@ -64,7 +64,9 @@ def full_tournament(players: int) -> Tournament:
     deadline = time.monotonic() + 600
     while Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.FINISHED:
         assert time.monotonic() < deadline, "the tournament did not finish"
-        live = Table.objects.filter(tournament_match__tournament=tournament, status=Table.Status.PLAYING)
+        live = Table.objects.filter(
+            tournament_game__match__tournament=tournament, status=Table.Status.PLAYING
+        )
         for table in live:
             record = GameRecord.objects.get(pk=table.record_id)
             while not record.is_over:

@@ -1,14 +1,25 @@
-"""The form that schedules a tournament: a table's game and variants, plus the tournament's own fields."""
+"""The form that schedules a tournament: a table's game and variants, the tournament's own
+fields, and its format with the options each format takes (TN-1, TN-3, TN-4, TN-5).
+
+Which options fit which format and game is ``services.create_tournament``'s to decide: the
+form only offers them, each marked with the formats (and games) it belongs to, so that
+tournament_form.js can show the ones that apply; without the script every field shows.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django import forms
 from django.utils import timezone
 
 from games import kinds
 from games.table_forms import TableForm
+from tournaments.formats.best_of import BEST_OF
+from tournaments.formats.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from tournaments.models import Tournament
+from tournaments.services import SWISS_ROUNDS
 
 STARTS_IN_MINUTES = [
     (2, "in 2 minutes"),
@@ -20,6 +31,9 @@ STARTS_IN_MINUTES = [
     (1440, "in a day"),
     (10080, "in a week"),
 ]
+FORMAT = Tournament.Format
+BY_ROUNDS = (FORMAT.ROUND_ROBIN, FORMAT.SWISS)
+DEFAULT_SWISS_ROUNDS = 5
 
 
 class TournamentForm(TableForm):
@@ -28,14 +42,86 @@ class TournamentForm(TableForm):
         choices=[(n, f"up to {n} players") for n in (4, 8, 16, 32, 64)], coerce=int, initial=8, label="Size"
     )
     starts_in = forms.TypedChoiceField(choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Starts")
-    fill_with_bots = forms.BooleanField(
-        required=False, label="Bots fill the empty places of the bracket at the start"
+    fill_with_bots = forms.BooleanField(required=False, label="Bots fill the empty places at the start")
+    format = forms.ChoiceField(choices=FORMAT.choices, initial=FORMAT.SINGLE_ELIMINATION, label="Format")
+    third_place = forms.BooleanField(required=False, label="A match for third place")
+    rounds = forms.IntegerField(
+        min_value=SWISS_ROUNDS[0],
+        max_value=SWISS_ROUNDS[1],
+        required=False,
+        initial=DEFAULT_SWISS_ROUNDS,
+        label="Rounds",
+        help_text=f"A Swiss event plays {SWISS_ROUNDS[0]} to {SWISS_ROUNDS[1]} rounds.",
+    )
+    table_size = forms.TypedChoiceField(
+        choices=[
+            (n, "Heads-up (2)" if n == MIN_TABLE_SIZE else f"Up to {n} at a table")
+            for n in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)
+        ],
+        coerce=int,
+        required=False,
+        initial=MIN_TABLE_SIZE,
+        label="Table size",
+        help_text="Bigger tables: a place at a table of n earns n - place points.",
+    )
+    best_of = forms.TypedChoiceField(
+        choices=[(n, "One game" if n == 1 else f"Best of {n}") for n in BEST_OF],
+        coerce=int,
+        required=False,
+        initial=1,
+        label="Games a match",
+        help_text="Heads-up matches only; a tied game is replayed.",
     )
 
     field_order = ["name", "game", "max_entrants", "starts_in", "fill_with_bots", "clock_seconds"]
 
     games = tuple(spec for spec in kinds.TABLE_GAMES if spec.in_tournaments)
-    hidden_options = ("players",)  # every match is heads-up
+    hidden_options = ("players",)  # the table size sets a match's players
+
+    FORMAT_FIELDS: dict[str, tuple[str, ...]] = {
+        "third_place": (FORMAT.SINGLE_ELIMINATION,),
+        "rounds": (FORMAT.SWISS,),
+        "table_size": BY_ROUNDS,
+        "best_of": tuple(FORMAT.values),
+    }
+    """The formats each format field applies to."""
+
+    def common_fields(self) -> list[forms.BoundField]:
+        """The fields of every tournament; the format and its options have a fieldset of their own."""
+        own = {"format", *self.FORMAT_FIELDS}
+        return [field for field in super().common_fields() if field.name not in own]
+
+    def format_fields(self) -> list[tuple[forms.BoundField, str, str]]:
+        """Each format option with the formats it applies to and the games (table size: those
+        that seat more than two), space-separated for the page's script."""
+        table_games = " ".join(spec.slug for spec in self.games if "players" in spec.engine.options)
+        return [
+            (self[name], " ".join(formats), table_games if name == "table_size" else "")
+            for name, formats in self.FORMAT_FIELDS.items()
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        """An option of another format is not checked here: if it was set away from its
+        default, ``services.create_tournament`` says why it does not fit."""
+        data = super().clean()
+        chosen = data.get("format")
+        for name, formats in self.FORMAT_FIELDS.items():
+            if chosen not in formats:
+                self.errors.pop(name, None)
+        return data
 
     def starts_at(self) -> dt.datetime:
         return timezone.now() + dt.timedelta(minutes=self.cleaned_data["starts_in"])
+
+    def format_options(self) -> dict[str, Any]:
+        """The format and its options for ``services.create_tournament``; one left out (the
+        script disables those that do not apply) or not valid for another format takes its
+        default."""
+        data = self.cleaned_data
+        return {
+            "format": data["format"],
+            "third_place": bool(data.get("third_place")),
+            "rounds": data.get("rounds"),
+            "table_size": data.get("table_size") or MIN_TABLE_SIZE,
+            "best_of": data.get("best_of") or 1,
+        }

@@ -2,7 +2,8 @@
 
 Entrants are numbered by seed, 0 the first. The bracket has a power-of-two number of
 places; the places left over are byes, and the standard seeding order gives them to the
-first seeds and keeps the first two seeds apart until the final.
+first seeds and keeps the first two seeds apart until the final (``formats.elimination``
+lays the brackets out with it).
 """
 
 from __future__ import annotations
@@ -31,21 +32,6 @@ def seed_order(size: int) -> list[int]:
         mirror = 2 * len(order) - 1
         order = [seed for top in order for seed in (top, mirror - top)]
     return order
-
-
-def first_round(entrants: int) -> list[tuple[int, int | None]]:
-    """The first round's pairs of seeds, by slot; ``None`` is a bye."""
-    order = seed_order(bracket_size(entrants))
-    pairs = []
-    for slot in range(len(order) // 2):
-        first, second = order[2 * slot], order[2 * slot + 1]
-        pairs.append((first, second if second < entrants else None))
-    return pairs
-
-
-def next_place(slot: int) -> tuple[int, int]:
-    """Where the winner of ``slot`` plays next round: (slot, 0 for the first seat or 1)."""
-    return slot // 2, slot % 2
 
 
 def round_name(number: int, rounds: int) -> str:

@@ -1,16 +1,14 @@
 """Writes about tournaments: create one, enter and withdraw, start it, record each result.
 
-Every write locks the tournament row (``select_for_update``) first, so entries, the
-draw and results never interleave. Results arrive by Celery task when a match's game
-ends (``games.tables`` sends it by name) and from the sweeper that makes lost ones good;
-``record_match`` is idempotent, so either may come twice.
+Every write locks the tournament row (``select_for_update``) first, so entries, draws and
+results never interleave; ``running`` does the work of a started tournament. Results arrive
+by Celery task when a match's game ends (``games.tables`` sends it by name) and from the
+sweeper that makes lost ones good; ``record_match`` is idempotent, so either may come twice.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import random
-import secrets
 from typing import Any
 
 from django.db import transaction
@@ -18,14 +16,17 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import kinds, tables
-from games.engine.base import MAX_SEED
 from games.errors import GameError
 from games.models import GameRecord, Table
-from tournaments import pairing, scoring
-from tournaments.models import Entry, Match, Tournament
+from tournaments import pairing, running
+from tournaments.formats.best_of import BEST_OF
+from tournaments.models import Entry, MatchGame, Tournament
 
 ENTRANT_LIMITS = (2, 64)
 LATEST_START = dt.timedelta(days=60)
+SWISS_ROUNDS = (1, 15)
+LATE_ENTRY_UNTIL_ROUND = 2
+"""TN-7: a Swiss event takes late entries until its second round is drawn."""
 
 
 class TournamentError(GameError):
@@ -43,8 +44,15 @@ def create_tournament(
     starts_at: dt.datetime,
     fill_with_bots: bool = False,
     rated: bool = False,
+    format: str = Tournament.Format.SINGLE_ELIMINATION,
+    best_of: int = 1,
+    table_size: int = 2,
+    rounds: int | None = None,
+    third_place: bool = False,
 ) -> Tournament:
-    """A tournament taking entries until ``starts_at``, with its creator entered."""
+    """A tournament taking entries until ``starts_at``, with its creator entered. ``rounds``
+    is a Swiss event's (TN-4); ``table_size`` above 2 seats round robin and Swiss rounds at
+    tables (TN-3); ``best_of`` is a heads-up match's (TN-5)."""
     spec = kinds.TABLE_BY_SLUG.get(game) if isinstance(game, str) else None
     if spec is None or not spec.in_tournaments:
         raise TournamentError(f"{game!r} is not a tournament game.")
@@ -57,6 +65,7 @@ def create_tournament(
     low, high = tables.CLOCK_LIMITS
     if not low <= clock_seconds <= high:
         raise TournamentError(f"The turn clock must be between {low} and {high} seconds.")
+    _check_format(spec.engine, format, best_of, table_size, rounds, third_place)
     now = timezone.now()
     if starts_at < now - dt.timedelta(minutes=1):
         raise TournamentError("The start is in the past: pick a time to come.")
@@ -71,16 +80,41 @@ def create_tournament(
             name=name,
             game=game,
             config=full,
+            format=format,
+            best_of=best_of,
+            table_size=table_size,
+            third_place=third_place,
+            rounds=rounds if format == Tournament.Format.SWISS else None,
             clock_seconds=clock_seconds,
             max_entrants=max_entrants,
             fill_with_bots=fill_with_bots,
             rated=rated,
             starts_at=starts_at,
-            draw_seed=secrets.randbelow(MAX_SEED),
             created_by=creator,
         )
         Entry.objects.create(tournament=tournament, user=creator)
     return tournament
+
+
+def _check_format(
+    engine: Any, format: str, best_of: int, table_size: int, rounds: int | None, third_place: bool
+) -> None:
+    if format not in Tournament.Format.values:
+        raise TournamentError(f"{format!r} is not a tournament format.")
+    if best_of not in BEST_OF:
+        raise TournamentError("A match is best of 1, 3 or 5 games.")
+    if table_size != 2:
+        if format not in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS):
+            raise TournamentError("Only round robin and Swiss rounds are played at tables of more than two.")
+        if "players" not in engine.options or not 2 <= table_size <= engine.max_players:
+            raise TournamentError(f"This game seats 2 to {engine.max_players} at a table, not {table_size}.")
+        if best_of != 1:
+            raise TournamentError("A match at a table of more than two is one game (best of 1).")
+    low, high = SWISS_ROUNDS
+    if format == Tournament.Format.SWISS and (rounds is None or not low <= rounds <= high):
+        raise TournamentError(f"A Swiss event has between {low} and {high} rounds.")
+    if third_place and format != Tournament.Format.SINGLE_ELIMINATION:
+        raise TournamentError("A third-place match belongs to single elimination.")
 
 
 def _locked(tournament_id: int) -> Tournament:
@@ -102,23 +136,53 @@ def _bump(tournament: Tournament) -> None:
     tournament.save(update_fields=["version"])
 
 
+def _late_entry_open(tournament: Tournament) -> bool:
+    return (
+        tournament.format == Tournament.Format.SWISS
+        and tournament.status == Tournament.Status.RUNNING
+        and tournament.current_round < LATE_ENTRY_UNTIL_ROUND
+    )
+
+
 def join(*, tournament_id: int, user: User) -> Entry:
+    """Enter before the start, or a Swiss event until its second round (TN-7: late, with no
+    points for the round missed, seeded after everyone)."""
     with transaction.atomic():
-        tournament = _taking_entries(tournament_id)
+        tournament = _locked(tournament_id)
+        late = _late_entry_open(tournament)
+        if tournament.status != Tournament.Status.OPEN and not late:
+            raise TournamentError("This tournament has started: entries are closed.")
         if tournament.entries.filter(user=user).exists():
             raise TournamentError("You are already entered.")
         if tournament.entries.count() >= tournament.max_entrants:
             raise TournamentError("This tournament is full.")
-        entry = Entry.objects.create(tournament=tournament, user=user)
+        entry = Entry(tournament=tournament, user=user)
+        if late:
+            last = (
+                tournament.entries.filter(seed__isnull=False).order_by("-seed").values_list("seed", flat=True)
+            )
+            entry.seed = (last.first() or 0) + 1
+            entry.rating = running.rating_of(tournament, user)
+        entry.save()
         _bump(tournament)
     return entry
 
 
 def withdraw(*, tournament_id: int, user: User) -> None:
+    """Leave before the start; or, in a round robin or Swiss event, at any time (TN-7): out of
+    the rounds drawn after this, the results so far kept (a match being played stands)."""
     with transaction.atomic():
-        tournament = _taking_entries(tournament_id)
-        if not tournament.entries.filter(user=user).delete()[0]:
+        tournament = _locked(tournament_id)
+        entry = tournament.entries.filter(user=user).first()
+        if entry is None or entry.withdrawn_at is not None:
             raise TournamentError("You are not entered in this tournament.")
+        if tournament.status == Tournament.Status.OPEN:
+            entry.delete()
+        elif tournament.status == Tournament.Status.RUNNING and tournament.by_rounds:
+            entry.withdrawn_at = timezone.now()
+            entry.save(update_fields=["withdrawn_at"])
+        else:
+            raise TournamentError("This tournament has started: a knock-out is played to its end.")
         _bump(tournament)
 
 
@@ -132,7 +196,7 @@ def start_now(*, tournament_id: int, user: User) -> Tournament:
             raise TournamentError("At least two players must be entered to start.")
         tournament.starts_at = timezone.now()
         tournament.save(update_fields=["starts_at"])
-        _draw(tournament)
+        running.draw(tournament)
     return tournament
 
 
@@ -145,129 +209,38 @@ def start_due(now: dt.datetime | None = None) -> list[int]:
         with transaction.atomic():
             tournament = _locked(tournament_id)
             if tournament.status == Tournament.Status.OPEN and tournament.starts_at <= now:
-                _draw(tournament)
+                running.draw(tournament)
                 started.append(tournament_id)
     return started
 
 
-def _draw(tournament: Tournament) -> None:
-    """Seed the entrants, lay out the whole bracket, settle byes and deal the first matches.
-
-    People are seeded in a random order fixed by ``draw_seed``, bots (if asked for) after
-    them: without bots the byes go to the first seeds; with them the bracket is full and,
-    as the first seeds meet the last, every bot meets a person in the first round.
-    """
-    people = list(tournament.entries.filter(user__isnull=False).order_by("joined_at", "pk"))
-    rng = random.Random(tournament.draw_seed)
-    rng.shuffle(people)
-    entrants = list(people)
-    if tournament.fill_with_bots and people:
-        target = pairing.bracket_size(max(len(people), pairing.MIN_ENTRANTS))
-        entrants += [Entry(tournament=tournament) for _ in range(target - len(people))]
-    now = timezone.now()
-    if len(entrants) < pairing.MIN_ENTRANTS:
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.finished_at = now
-        tournament.version += 1
-        tournament.save(update_fields=["status", "finished_at", "version"])
-        return
-    for seed, entry in enumerate(entrants):
-        entry.seed = seed
-        entry.save()
-    size = pairing.bracket_size(len(entrants))
-    tournament.rounds = pairing.round_count(size)
-    tournament.status = Tournament.Status.RUNNING
-    tournament.started_at = now
-    tournament.version += 1
-    tournament.save(update_fields=["rounds", "status", "started_at", "version"])
-    Match.objects.bulk_create(
-        [
-            Match(tournament=tournament, round=number, slot=slot)
-            for number in range(1, tournament.rounds + 1)
-            for slot in range(size >> number)
-        ]
-    )
-    first_round = {m.slot: m for m in tournament.matches.filter(round=1)}
-    for slot, (first, second) in enumerate(pairing.first_round(len(entrants))):
-        match = first_round[slot]
-        match.first = entrants[first]
-        match.second = entrants[second] if second is not None else None
-        match.bye = second is None
-        match.save(update_fields=["first", "second", "bye"])
-    for match in first_round.values():
-        if match.bye:
-            _decide(tournament, match, match.first)
-        else:
-            _deal(tournament, match)
-
-
-def _deal(tournament: Tournament, match: Match) -> None:
-    assert match.first is not None and match.second is not None
-    match.table = tables.open_match(
-        game=tournament.game,
-        config=tournament.config,
-        clock_seconds=tournament.clock_seconds,
-        players=[entry.user or entry.name for entry in (match.first, match.second)],
-        created_by=tournament.created_by,
-        rated=tournament.rated,
-    )
-    match.save(update_fields=["table"])
-
-
-def _decide(tournament: Tournament, match: Match, winner: Entry | None) -> None:
-    """Record ``match``'s winner, place its loser, and move the winner on (or end the tournament)."""
-    assert winner is not None and tournament.rounds is not None
-    match.winner = winner
-    match.save(update_fields=["winner"])
-    for entry in match.entrants:
-        if entry.pk != winner.pk:
-            entry.place = scoring.place_of_loser(match.round, tournament.rounds)
-            entry.save(update_fields=["place"])
-    tournament.version += 1
-    if match.round == tournament.rounds:
-        winner.place = 1
-        winner.save(update_fields=["place"])
-        tournament.status = Tournament.Status.FINISHED
-        tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at", "version"])
-        return
-    tournament.save(update_fields=["version"])
-    slot, side = pairing.next_place(match.slot)
-    following = tournament.matches.select_related("first", "second").get(round=match.round + 1, slot=slot)
-    if side == 0:
-        following.first = winner
-    else:
-        following.second = winner
-    following.save(update_fields=["first" if side == 0 else "second"])
-    if following.first is not None and following.second is not None:
-        _deal(tournament, following)
-
-
 def record_match(*, game_id: int) -> bool:
-    """Record the result of the tournament match whose game is ``game_id``, if it is over and
-    not yet recorded. Returns whether this call recorded it."""
-    found = Match.objects.filter(table__record_id=game_id).values_list("pk", "tournament_id").first()
+    """Record the game ``game_id`` of a tournament match, if it is over and not yet recorded:
+    the match is decided, or its next game dealt. Returns whether this call recorded it."""
+    found = (
+        MatchGame.objects.filter(table__record_id=game_id).values_list("pk", "match__tournament_id").first()
+    )
     if found is None:
         return False
-    match_pk, tournament_pk = found
+    game_pk, tournament_pk = found
     with transaction.atomic():
         tournament = _locked(tournament_pk)
-        match = Match.objects.select_related("first", "second", "table__record").get(pk=match_pk)
-        record = match.table.record if match.table else None
-        if match.winner_id is not None or record is None or record.status != GameRecord.Status.FINISHED:
+        game = MatchGame.objects.select_related("match", "table__record").get(pk=game_pk)
+        record = game.table.record
+        if game.recorded_at is not None or record is None or record.status != GameRecord.Status.FINISHED:
             return False
-        seat = (record.outcome or {}).get("winner")
-        winner = match.first if seat == 0 else match.second
-        _decide(tournament, match, winner)
+        if tournament.status != Tournament.Status.RUNNING:
+            return False
+        running.record_game(tournament, game, record)
     return True
 
 
 def unrecorded_results() -> list[int]:
-    """Games of finished matches whose result is not recorded: for the sweeper."""
+    """Games of tournament matches that are over but not recorded: for the sweeper."""
     return list(
-        Match.objects.filter(
-            winner__isnull=True,
+        MatchGame.objects.filter(
+            recorded_at__isnull=True,
             table__status=Table.Status.FINISHED,
-            tournament__status=Tournament.Status.RUNNING,
+            match__tournament__status=Tournament.Status.RUNNING,
         ).values_list("table__record_id", flat=True)
     )

@@ -1,4 +1,5 @@
-"""Pages of the tournaments app: the list and schedule form, a tournament's page, entries."""
+"""Pages of the tournaments app: the list and schedule form, a tournament's page and its
+results to download, entries."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from tournaments import selectors, services
+from tournaments import export, selectors, services
+from tournaments.event_view import Event
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
@@ -41,6 +43,7 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 starts_at=form.starts_at(),
                 fill_with_bots=data["fill_with_bots"],
                 rated=data["rated"],
+                **form.format_options(),
             )
         except services.TournamentError as exc:
             form.add_error(None, str(exc))
@@ -52,19 +55,30 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def _context(request: HtmxHttpRequest, tournament: Tournament) -> dict[str, Any]:
     user = request.user if request.user.is_authenticated else None
-    rounds = selectors.bracket(tournament)
-    entrants = selectors.entrants(tournament)
-    bot_count = sum(entry.user_id is None for entry in entrants)
+    event = selectors.event(tournament)
+    mine = event.entry_of(user)
+    bot_count = sum(entry.user_id is None for entry in event.entrants)
+    running = tournament.status == Tournament.Status.RUNNING
+    ever_entered = user is not None and any(entry.user_id == user.pk for entry in event.entrants)
     return {
         "tournament": tournament,
-        "entrants": entrants,
-        "people_count": len(entrants) - bot_count,
+        "event": event,
+        "entrants": event.entrants,
+        "people_count": len(event.entrants) - bot_count,
         "bot_count": bot_count,
-        "entered": user is not None and any(entry.user_id == user.pk for entry in entrants),
-        "rounds": rounds,
-        "replays": selectors.played_matches(rounds),
-        "standings": selectors.standings(tournament, entrants),
-        "my_match": selectors.current_match(tournament, user),
+        "entered": mine is not None,
+        # TN-7: late entry into Swiss until round 2, withdrawal between rounds.
+        "can_enter_late": running
+        and not ever_entered
+        and tournament.format == Tournament.Format.SWISS
+        and tournament.current_round < services.LATE_ENTRY_UNTIL_ROUND
+        and len(event.entrants) < tournament.max_entrants,
+        "can_withdraw": running and tournament.by_rounds and mine is not None and not event.playing(mine),
+        "rounds": event.rounds() if tournament.by_rounds else (),
+        "cross_table": event.cross_table() if tournament.format == Tournament.Format.ROUND_ROBIN else (),
+        "places": event.places(),
+        "champions": event.champions(),
+        "my_match": event.match_of(user),
     }
 
 
@@ -76,6 +90,42 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     if request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)  # the page's poll: nothing changed, so htmx swaps nothing
     return render(request, "tournaments/partials/body.html", _context(request, tournament))
+
+
+def _event(tournament_id: int) -> Event:
+    return selectors.event(get_object_or_404(Tournament, pk=tournament_id))
+
+
+def _absolute(request: HtmxHttpRequest) -> export.Absolute:
+    return request.build_absolute_uri
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_safe
+def results_json(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    data = export.results(_event(tournament_id), _absolute(request))
+    response = JsonResponse(data, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament_id}.json"'
+    return response
+
+
+@require_safe
+def results_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    rows = export.entrants(_event(tournament_id))
+    content = export.to_csv(export.ENTRANT_COLUMNS, rows)
+    return _download(content, "text/csv; charset=utf-8", f"tournament-{tournament_id}-results.csv")
+
+
+@require_safe
+def matches_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    rows = export.seat_rows(_event(tournament_id), _absolute(request))
+    content = export.to_csv(export.SEAT_COLUMNS, rows)
+    return _download(content, "text/csv; charset=utf-8", f"tournament-{tournament_id}-matches.csv")
 
 
 def _change(request: HtmxHttpRequest, tournament_id: int, change: Callable[..., Any]) -> HttpResponse:

@@ -16,7 +16,7 @@ from tests.e2e.test_replay_journey import logged_in_context
 from tests.support import artifacts_dir
 from tests.tournaments.support import play_out
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import MatchGame, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,14 +45,17 @@ def enter(tournament_id: int, user: Any) -> None:
 
 
 def play_next_match(tournament_id: int) -> int:
-    """Play the next dealt match to its end (waiting for the worker to deal it); its game's id."""
+    """Play the next dealt game to its end (waiting for the worker to deal it); its game's id."""
     deadline = time.monotonic() + 30
     while (
-        match := Tournament.objects.get(pk=tournament_id).matches.filter(table__status="playing").first()
+        game := MatchGame.objects.filter(match__tournament_id=tournament_id, table__status="playing")
+        .select_related("table")
+        .order_by("pk")
+        .first()
     ) is None:
-        assert time.monotonic() < deadline, "the worker dealt no next match"
+        assert time.monotonic() < deadline, "the worker dealt no next game"
         time.sleep(0.1)
-    return play_out(match.table).pk
+    return play_out(game.table).pk
 
 
 def test_schedule_enter_start_follow_the_bracket_and_watch_a_match(live_site: str, new_context: Any) -> None:
@@ -60,8 +63,9 @@ def test_schedule_enter_start_follow_the_bracket_and_watch_a_match(live_site: st
     host = logged_in_context(new_context, live_site, ivy).new_page()
     host.goto(live_site + "/tournaments/")
     host.get_by_label("Name").fill("Browser cup")
+    host.get_by_label("Size", exact=True).select_option(label="up to 4 players")
     host.get_by_label("Hands in the match (Triad)").fill("1")
-    host.get_by_label("Bots fill the empty places of the bracket at the start").check()
+    host.get_by_label("Bots fill the empty places at the start").check()
     host.screenshot(path=str(artifacts_dir() / "tournaments-list.png"), full_page=True)
     host.get_by_role("button", name="Schedule it").click()
     expect(host.get_by_role("heading", name="Browser cup")).to_be_visible()
@@ -78,24 +82,24 @@ def test_schedule_enter_start_follow_the_bracket_and_watch_a_match(live_site: st
     host.screenshot(path=str(artifacts_dir() / "tournament-open.png"), full_page=True)
 
     host.get_by_role("button", name="Start now").click()
-    expect(host.get_by_test_id("bracket-match")).to_have_count(3)  # 3 people and a bot: 4 places
+    expect(host.get_by_test_id("match")).to_have_count(3)  # 3 people and a bot: 4 places
     guest.get_by_test_id("my-match").click()  # jon's page learns his match is on, and he goes to it
     expect(guest.get_by_test_id("table-tournament")).to_have_text("Browser cup")
     first_game = in_thread(play_next_match, tournament.pk)
-    expect(host.get_by_test_id("bracket-replay")).to_have_count(1)
+    expect(host.get_by_test_id("match-replay")).to_have_count(1)
     host.screenshot(path=str(artifacts_dir() / "tournament-bracket-running.png"), full_page=True)
     in_thread(play_next_match, tournament.pk)  # the other semi-final
     in_thread(play_next_match, tournament.pk)  # the final, dealt by the worker's result task
     expect(host.get_by_test_id("tournament-winner")).to_be_visible(timeout=30_000)
-    expect(host.get_by_test_id("tournament-replay")).to_have_count(3)
-    expect(host.get_by_test_id("standing")).to_have_count(4)
+    expect(host.get_by_test_id("match-replay")).to_have_count(3)
+    expect(host.get_by_test_id("place")).to_have_count(4)
     host.screenshot(path=str(artifacts_dir() / "tournament-finished.png"), full_page=True)
     expect(guest.get_by_test_id("back-to-tournament")).to_be_visible()  # his table's socket said it ended
     guest.screenshot(path=str(artifacts_dir() / "tournament-table-over.png"), full_page=True)
 
     viewer = new_context(viewport={"width": 1280, "height": 1000}).new_page()  # anyone with the link
     viewer.goto(f"{live_site}/tournaments/{tournament.pk}/")
-    viewer.locator(f'[data-testid="bracket-replay"][href="/games/{first_game}/replay/"]').click()
+    viewer.locator(f'[data-testid="match-replay"][href="/games/{first_game}/replay/"]').click()
     expect(viewer.get_by_test_id("replay-tournament")).to_have_text("Browser cup")
     viewer.get_by_role("link", name="First step").click()
     expect(viewer.get_by_test_id("step-count")).to_contain_text("Step 0 of")

@@ -91,7 +91,6 @@ def tournament(game: str, winner: Any, loser: Any, *, finished: bool = True) -> 
         game=game,
         name="Cup",
         starts_at=timezone.now(),
-        draw_seed=1,
         created_by=winner,
         status=status,
         finished_at=timezone.now() if finished else None,

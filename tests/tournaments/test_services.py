@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Rating, User
 from games.engine import get_engine
 from games.models import GameRecord, Table
 from tests.tournaments.support import person, play_out
 from tournaments import services, tasks
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Entry, Match, MatchGame, Tournament
 
 pytestmark = pytest.mark.django_db
 SHORT_TRIAD = {"hands": 1}
@@ -40,17 +40,28 @@ def with_players(count: int, **overrides: Any) -> tuple[Tournament, list[User]]:
     return tournament, players
 
 
+def seated(match: Match) -> list[Entry]:
+    return [seating.entry for seating in match.seatings.select_related("entry__user").order_by("seat")]
+
+
+def playing(tournament: Tournament) -> MatchGame | None:
+    return (
+        MatchGame.objects.filter(match__tournament=tournament, table__status=Table.Status.PLAYING)
+        .select_related("table")
+        .order_by("pk")
+        .first()
+    )
+
+
 def finish_every_match(tournament: Tournament) -> list[GameRecord]:
-    """Play the dealt matches until none is left; results recorded as the task would."""
+    """Play the dealt games until none is left; results recorded as the task would."""
     played = []
-    while True:
-        match = tournament.matches.filter(table__status=Table.Status.PLAYING).select_related("table").first()
-        if match is None:
-            return played
-        record = play_out(match.table)
+    while (game := playing(tournament)) is not None:
+        record = play_out(game.table)
         assert services.record_match(game_id=record.pk) is True
         assert services.record_match(game_id=record.pk) is False  # delivered twice, recorded once
         played.append(record)
+    return played
 
 
 class TestScheduling:
@@ -95,7 +106,7 @@ class TestScheduling:
         services.start_now(tournament_id=tournament.pk, user=alice)
         with pytest.raises(services.TournamentError, match="entries are closed"):
             services.join(tournament_id=tournament.pk, user=bob)
-        with pytest.raises(services.TournamentError, match="entries are closed"):
+        with pytest.raises(services.TournamentError, match="knock-out is played to its end"):
             services.withdraw(tournament_id=tournament.pk, user=alice)
         assert tournament.entries.count() == 2
 
@@ -124,47 +135,45 @@ class TestTheDraw:
         seeds = {entry.seed: entry for entry in tournament.entries.all()}
         assert sorted(seeds) == [0, 1, 2]
         bye = tournament.matches.get(round=1, slot=0)
-        assert (bye.bye, bye.first, bye.second, bye.winner, bye.table) == (
-            True,
-            seeds[0],
-            None,
-            seeds[0],
-            None,
-        )
+        assert (bye.bye, seated(bye), bye.winner, bye.games.exists()) == (True, [seeds[0]], seeds[0], False)
         played = tournament.matches.get(round=1, slot=1)
-        assert {played.first, played.second} == {seeds[1], seeds[2]}
-        seats = played.table.seats.order_by("number")
-        assert [seat.user for seat in seats] == [played.first.user, played.second.user]
-        assert played.table.record.kind == GameRecord.Kind.TOURNAMENT
-        assert played.table.record.config == tournament.config
+        assert set(seated(played)) == {seeds[1], seeds[2]}
+        (game,) = played.games.all()
+        seats = game.table.seats.order_by("number")
+        assert [seat.user for seat in seats] == [entry.user for entry in seated(played)]
+        assert game.table.record.kind == GameRecord.Kind.TOURNAMENT
+        assert game.table.record.config == tournament.config
         final = tournament.matches.get(round=2)
-        assert (final.first, final.second, final.table) == (seeds[0], None, None)  # waits for slot 1
+        assert (seated(final), final.games.exists()) == ([], False)  # waits for slot 1
 
     def test_bots_fill_the_bracket_after_the_people(self) -> None:
-        tournament, players = with_players(3, fill_with_bots=True)
+        tournament, players = with_players(3, fill_with_bots=True, max_entrants=4)
         services.start_now(tournament_id=tournament.pk, user=players[0])
         entries = list(tournament.entries.order_by("seed"))
         assert [entry.user is None for entry in entries] == [False, False, False, True]
-        bot_match = tournament.matches.get(round=1, second=entries[3])
-        assert bot_match.first == entries[0]
-        seats = list(bot_match.table.seats.order_by("number"))
+        bot_match = tournament.matches.get(round=1, seatings__entry=entries[3])
+        assert seated(bot_match) == [entries[0], entries[3]]
+        seats = list(bot_match.games.get().table.seats.order_by("number"))
         assert [seat.is_bot for seat in seats] == [False, True]
         # The table and its replays call the bot what the bracket does.
         names = [seat.name for seat in seats]
         assert names == [entries[0].name, entries[3].name] == [entries[0].user.username, "Bot 4"]
 
-    def test_the_draw_is_fixed_by_the_tournaments_seed(self) -> None:
-        first, players = with_players(6)
-        draw_seed = first.draw_seed
-        services.start_now(tournament_id=first.pk, user=players[0])
-        order = list(first.entries.order_by("seed").values_list("user__username", flat=True))
-        Entry.objects.filter(tournament=first).update(seed=None)
-        Match.objects.filter(tournament=first).delete()
-        Tournament.objects.filter(pk=first.pk).update(status=Tournament.Status.OPEN)
-        first.refresh_from_db()
-        assert first.draw_seed == draw_seed
-        services._draw(first)
-        assert list(first.entries.order_by("seed").values_list("user__username", flat=True)) == order
+    def test_seeds_go_by_rating_then_by_entry_time(self) -> None:
+        tournament, players = with_players(5)
+        for player, mu in ((players[3], 1700.0), (players[1], 1600.0)):
+            Rating.objects.create(user=player, game="triad", mu=mu, sigma=100, games=3)  # provisional counts
+        Rating.objects.create(user=players[2], game="blocks", mu=2000.0, sigma=100, games=30)  # another game
+        services.start_now(tournament_id=tournament.pk, user=players[0])
+        entries = list(tournament.entries.order_by("seed"))
+        assert [entry.user for entry in entries] == [
+            players[3],
+            players[1],
+            players[0],
+            players[2],
+            players[4],
+        ]
+        assert [entry.rating for entry in entries] == [1700.0, 1600.0, None, None, None]
 
 
 class TestPlayingItOut:
@@ -183,9 +192,8 @@ class TestPlayingItOut:
             engine = get_engine(record.game)
             texts = list(record.actions.order_by("seq").values_list("text", flat=True))
             assert engine.outcome(engine.replay(record.config, record.seed, texts)[-1]) == record.outcome
-            match = Match.objects.get(table__record=record)
-            winner_seat = record.outcome["winner"]
-            assert match.winner == (match.first if winner_seat == 0 else match.second)
+            match = Match.objects.get(games__table__record=record)
+            assert match.winner == seated(match)[record.outcome["winner"]]
 
     def test_a_pyramid_poker_tournament_plays_heads_up_matches_to_a_winner(self) -> None:
         tournament, players = with_players(2, game="blocks", config={"scoring": "basic"})
@@ -201,8 +209,9 @@ class TestPlayingItOut:
     def test_the_sweeper_records_a_result_whose_task_was_lost(self) -> None:
         tournament, players = with_players(2)
         services.start_now(tournament_id=tournament.pk, user=players[0])
-        match = tournament.matches.get()
-        record = play_out(match.table)  # no result task: on_commit never runs in this test's transaction
+        game = playing(tournament)
+        assert game is not None
+        record = play_out(game.table)  # no result task: on_commit never runs in this test's transaction
         assert services.unrecorded_results() == [record.pk]
         assert tasks.run_tournaments() == {"started": [], "recorded": [record.pk]}
         assert tasks.run_tournaments() == {"started": [], "recorded": []}
@@ -212,8 +221,8 @@ class TestPlayingItOut:
     def test_a_game_that_is_not_over_or_not_a_match_records_nothing(self) -> None:
         tournament, players = with_players(2)
         services.start_now(tournament_id=tournament.pk, user=players[0])
-        match = tournament.matches.get()
-        assert services.record_match(game_id=match.table.record_id) is False
+        game = playing(tournament)
+        assert game is not None
+        assert services.record_match(game_id=game.table.record_id) is False
         assert services.record_match(game_id=10**9) is False
-        match.refresh_from_db()
-        assert match.winner is None
+        assert tournament.matches.get().winner is None

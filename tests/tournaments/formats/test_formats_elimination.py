@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import pairing, scoring
+from tournaments import pairing
 from tournaments.formats.elimination import (
     Bracket,
     BracketState,
@@ -111,12 +111,12 @@ def test_single_elimination(entrants: int, seed: int, third_place: bool) -> None
         alive = {m.winner for m in in_round if isinstance(m.winner, int)}
     assert alive == {final.champion}
     placed = check_places(bracket, results, final.champion)
-    if not third_place:  # the same places as the knock-out that runs today
+    if not third_place:  # a loser of round r of R shares place 2 ** (R - r) + 1, as in tennis draws
         rounds = bracket.winners_rounds
         for m in final.matches:
             if m.status is Status.PLAYED:
                 assert isinstance(m.loser, int)
-                assert placed[m.loser] == scoring.place_of_loser(m.node.round, rounds)
+                assert placed[m.loser] == 2 ** (rounds - m.node.round) + 1
     elif has_third:
         assert sorted(placed.values())[:4] == [1, 2, 3, 4]
 
@@ -155,16 +155,25 @@ def test_double_elimination(entrants: int, seed: int) -> None:
     assert champion(bracket, results) == final.champion
 
 
-def test_the_first_round_is_the_knock_out_of_today() -> None:
-    for entrants in range(2, 65):
-        bracket = single_elimination(entrants)
-        first = [node for node in bracket.matches if node.round == 1]
-        pairs = []
-        for node in first:
+def first_round(entrants: int) -> list[tuple[int, int | None]]:
+    pairs = []
+    for node in single_elimination(entrants).matches:
+        if node.round == 1:
             a, b = node.sources
             assert isinstance(a, Seed) and isinstance(b, Seed)
             pairs.append((a.seed, b.seed if b.seed < entrants else None))
-        assert pairs == pairing.first_round(entrants)
+    return pairs
+
+
+def test_the_first_round_gives_its_byes_to_the_top_seeds_and_never_two_byes_a_match() -> None:
+    assert first_round(5) == [(0, None), (3, 4), (1, None), (2, None)]
+    assert first_round(2) == [(0, 1)]
+    for entrants in range(2, 65):
+        pairs = first_round(entrants)
+        byes = sorted(first for first, second in pairs if second is None)
+        assert byes == list(range(len(byes)))  # the top seeds (TN-2)
+        assert len(byes) == pairing.bracket_size(entrants) - entrants
+        assert sorted(seed for pair in pairs for seed in pair if seed is not None) == list(range(entrants))
 
 
 def test_every_source_is_an_earlier_match_and_ids_are_positions() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import pairing, scoring
+from games.kinds.words import ordinal
+from tournaments import pairing
 
 
 @pytest.mark.parametrize(("entrants", "size"), [(2, 2), (3, 4), (4, 4), (5, 8), (8, 8), (9, 16), (64, 64)])
@@ -32,35 +33,10 @@ def test_every_seed_once_first_round_pairs_sum_to_the_last_seed_and_the_top_two_
     assert (0 in order[:half]) != (1 in order[:half])  # opposite halves: they can only meet in the final
 
 
-def test_byes_go_to_the_first_seeds_and_never_face_each_other() -> None:
-    pairs = pairing.first_round(5)
-    assert pairs == [(0, None), (3, 4), (1, None), (2, None)]
-    assert pairing.first_round(2) == [(0, 1)]
-    for entrants in range(2, 65):
-        pairs = pairing.first_round(entrants)
-        byes = sorted(first for first, second in pairs if second is None)
-        assert byes == list(range(len(byes)))  # the top seeds
-        assert len(byes) == pairing.bracket_size(entrants) - entrants
-        assert all(first is not None for first, _ in pairs)  # no match of two byes
-
-
-def test_winners_move_on_to_the_slot_above() -> None:
-    assert [pairing.next_place(slot) for slot in range(4)] == [(0, 0), (0, 1), (1, 0), (1, 1)]
-
-
 def test_round_names() -> None:
     names = [pairing.round_name(n, 5) for n in range(1, 6)]
     assert names == ["Round of 32", "Round of 16", "Quarter-finals", "Semi-finals", "Final"]
     assert pairing.round_count(8) == 3
-
-
-def test_knocked_out_players_share_the_places_of_their_round() -> None:
-    rounds = 3
-    assert [scoring.place_of_loser(n, rounds) for n in (3, 2, 1)] == [2, 3, 5]
-    assert [scoring.place_label(p, rounds) for p in (1, 2, 3, 5)] == ["1st", "2nd", "3rd-4th", "5th-8th"]
-    assert scoring.place_label(3, 2) == "3rd-4th"
-    with pytest.raises(ValueError):
-        scoring.place_of_loser(4, rounds)
 
 
 def test_ordinals() -> None:
@@ -75,4 +51,4 @@ def test_ordinals() -> None:
         21: "21st",
         33: "33rd",
     }
-    assert {n: scoring.ordinal(n) for n in expected} == expected
+    assert {n: ordinal(n) for n in expected} == expected
