@@ -3,8 +3,12 @@ and the result recorded by the task the finished game sends."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -14,9 +18,10 @@ from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.models import GameRecord
 from games.state_cache import current_state
-from tests.tournaments.support import person
+from tests.games.test_outages import Site
+from tests.tournaments.support import person, play_out
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import MatchGame, Tournament
 from tournaments.tasks import run_tournaments
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -61,3 +66,61 @@ def test_the_worker_starts_the_tournament_plays_the_bot_and_records_the_result(
     assert match.winner.seed == record.outcome["winner"]  # seat 0 is seed 0 (alice), seat 1 the bot
     assert match.games.count() == 1
     assert record.actions.filter(seat=1).exists()  # the bot played
+
+
+@pytest.fixture
+def crash_site(tmp_path: Path, transactional_db: None) -> Iterator[Site]:
+    """daphne, a worker and beat of this test's own, whose worker it may kill."""
+    site = Site(tmp_path)
+    site.start()
+    try:
+        yield site
+    finally:
+        site.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_results_left_by_a_killed_worker_are_recorded_once_and_the_next_round_drawn_once(
+    crash_site: Site, celery_worker: subprocess.Popen[bytes]
+) -> None:
+    """The site's worker is killed (SIGKILL, as a crash) while a Swiss round's last games end:
+    their result tasks wait in Redis with nobody to run them. Once a worker runs again, those
+    tasks and the beat's sweeper both try to record the results: each is recorded once and
+    round 2 is drawn once. The session's worker shares the queue: it is frozen meanwhile."""
+    alice, bob = person("alice"), person("bob")
+    tournament = services.create_tournament(
+        creator=alice,
+        name="Crash cup",
+        game="triad",
+        config={"hands": 1},
+        clock_seconds=60,
+        max_entrants=4,
+        starts_at=timezone.now(),
+        fill_with_bots=True,
+        format=Tournament.Format.SWISS,
+        rounds=2,
+    )
+    services.join(tournament_id=tournament.pk, user=bob)
+    os.killpg(celery_worker.pid, signal.SIGSTOP)
+    try:
+        crash_site.worker.kill()
+        services.start_now(tournament_id=tournament.pk, user=alice)
+        games = list(MatchGame.objects.filter(match__tournament=tournament).select_related("table"))
+        assert len(games) == 2
+        for game in games:
+            play_out(game.table)  # the people move; the bots' moves are made here too
+        time.sleep(1)
+        tournament.refresh_from_db()
+        assert tournament.current_round == 1  # no worker: nothing recorded yet
+        assert not MatchGame.objects.filter(pk__in=[g.pk for g in games], recorded_at__isnull=False).exists()
+        crash_site.worker.start()
+        deadline = time.monotonic() + 60
+        while Tournament.objects.get(pk=tournament.pk).current_round < 2:
+            assert time.monotonic() < deadline, "the restarted worker did not record round 1"
+            time.sleep(0.2)
+    finally:
+        os.killpg(celery_worker.pid, signal.SIGCONT)
+    time.sleep(2)  # let the other path (task or sweeper) find them recorded
+    assert MatchGame.objects.filter(pk__in=[g.pk for g in games], recorded_at__isnull=True).count() == 0
+    assert tournament.matches.filter(round=2).count() == 2
+    assert MatchGame.objects.filter(match__tournament=tournament, match__round=2).count() == 2
