@@ -51,6 +51,30 @@ class DailyChallenge(NamesItsGame):
         return f"{self.game} daily {self.date:%Y-%m-%d}"
 
 
+class SoloMatch(NamesItsGame):
+    """A solitaire match (the game's ``SoloMatchRule``, PY-8's par match): its deals, drawn
+    at the start, played one after another without undo or hints, their scores added up."""
+
+    config = models.JSONField(default=dict, help_text="Every deal's config, the rule's, defaults filled in.")
+    seeds = models.JSONField(help_text="The deal numbers, in order.")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="solo_matches"
+    )
+    session_key = models.CharField(
+        max_length=64, blank=True, help_text="An anonymous player's browser token."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game} match #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("solo_match", kwargs={"match_id": self.pk})
+
+
 class GameRecord(NamesItsGame):
     class Kind(models.TextChoices):
         CASUAL = "casual", "Casual"
@@ -58,6 +82,7 @@ class GameRecord(NamesItsGame):
         TABLE = "table", "Live table"
         TOURNAMENT = "tournament", "Tournament"
         IMPORTED = "imported", "Imported"
+        MATCH = "match", "Solo match"
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
@@ -86,6 +111,9 @@ class GameRecord(NamesItsGame):
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
     ranked = models.BooleanField(default=False, help_text="A daily challenge's one ranked attempt.")
+    solo_match = models.ForeignKey(
+        "SoloMatch", null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
 
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every accepted move and every undo."

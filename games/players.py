@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.models import User
-from games.models import GameRecord
+from games.models import GameRecord, SoloMatch
 
 SESSION_TOKEN = "player_token"
 
@@ -34,7 +34,7 @@ class Player:
         """The fields that make a new game this player's."""
         return {"owner": self.user, "session_key": "" if self.user else self.token}
 
-    def owns(self, record: GameRecord) -> bool:
+    def owns(self, record: GameRecord | SoloMatch) -> bool:
         if record.owner_id is not None:
             return self.user is not None and record.owner_id == self.user.pk
         return bool(record.session_key) and secrets.compare_digest(record.session_key, self.token)

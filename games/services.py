@@ -24,7 +24,7 @@ from django.utils import timezone
 from games import finishes, kinds, moves, selectors
 from games.engine import Engine, get_engine
 from games.errors import GameError, NotYourGame, StaleVersion
-from games.models import Action, DailyChallenge, GameRecord
+from games.models import Action, DailyChallenge, GameRecord, SoloMatch
 from games.players import Player
 from games.state_cache import current_state, remember_state
 
@@ -196,6 +196,8 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
         record = _locked(game_id, player)
         if record.ranked:
             raise GameError("Undo is not allowed in a ranked daily attempt.")
+        if record.solo_match_id is not None:
+            raise GameError("Undo is not allowed in a match: every deal counts as it is played.")
         if selectors.deal_is_secret(record.game, record.seed):
             raise GameError(CLOSED_ASSIST.format(what="Undo is"))
         _check_version(record, expected_version)
@@ -224,6 +226,8 @@ def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> 
         record = _locked(game_id, player)
         if record.ranked:
             raise GameError("Hints are not allowed in a ranked daily attempt.")
+        if record.solo_match_id is not None:
+            raise GameError("Hints are not allowed in a match: every deal counts as it is played.")
         if record.is_over:
             raise GameError("This game is over.")
         _check_version(record, expected_version)
@@ -293,6 +297,7 @@ def claim_anonymous_games(*, user: Any, token: str | None) -> int:
             record.owner, record.session_key = user, ""
         GameRecord.objects.bulk_update(claimed, ["owner", "session_key"])
         finishes.sync([record for record in claimed if record.is_over])
+        SoloMatch.objects.filter(owner__isnull=True, session_key=token).update(owner=user, session_key="")
     return len(claimed)
 
 

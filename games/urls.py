@@ -1,10 +1,13 @@
 from django.urls import path
 
-from games import replay_pages, table_pages, views
+from games import replay_pages, solo_match_pages, table_pages, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
     path("play/<slug:game>/", views.new_game, name="new_game"),
+    path("play/<slug:game>/match/", solo_match_pages.matches, name="solo_matches"),
+    path("matches/<int:match_id>/", solo_match_pages.match_page, name="solo_match"),
+    path("matches/<int:match_id>/deals/<int:deal>/", solo_match_pages.play_deal, name="solo_match_deal"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act/", views.act, name="game_act"),
     path("games/<int:game_id>/undo/", views.undo, name="game_undo"),

@@ -10,7 +10,7 @@ from games.engine.pyramid import PyramidView
 from games.engine.solitaire_common import SolitaireOutcome
 from games.kinds import solitaire
 from games.kinds.option_forms import OptionField
-from games.kinds.spec import SolitaireSpec
+from games.kinds.spec import SolitaireSpec, SoloMatchRule
 from games.kinds.words import Step, card_name, sentence
 
 
@@ -48,6 +48,13 @@ class PyramidSpec(SolitaireSpec):
     prompt = "Pick two cards that make 13, or a King."
     extra_keys = (("R", "redeal"),)
     picks_pairs = True
+    match = SoloMatchRule(
+        name="Par match",
+        deals=6,
+        config={"scoring": "par", "redeals": 2},
+        par=0,
+        rule="PY-8",
+    )
     option_fields = (
         OptionField("rows", "Pyramid", ((7, "7 rows (28 cards)"), (6, "6 rows (21 cards)"))),
         OptionField(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
@@ -71,6 +72,19 @@ class GameSpec(ABC):
         """The scores or chips of a public view: ``[{"label", "value"}]``."""
 
 
+@dataclass(frozen=True)
+class SoloMatchRule:
+    """How a game's match of deals is played: how many deals, with which config (no undo and
+    no hint in any of them), and what its total is compared with."""
+
+    name: str
+    deals: int
+    config: Mapping[str, Any]
+    par: int
+    rule: str
+    """The rule id, for the page's link to the rules."""
+
+
 class SolitaireSpec(GameSpec):
     players_label = "Solitaire"
     prompt: ClassVar[str]
@@ -79,6 +93,9 @@ class SolitaireSpec(GameSpec):
     """A click on a card waits for a second card (a pair) unless it is a move alone."""
     extra_keys: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Keyboard keys only this game has, as (key, what it does) for the key help line."""
+    match: ClassVar[SoloMatchRule | None] = None
+    """A match of several deals played one after another and scored in total, if the game
+    has one (Pyramid's par match, PY-8)."""
 
     @property
     def board_template(self) -> str:

@@ -195,6 +195,20 @@ def game_act(ctx: Ctx) -> Req:
     )
 
 
+def solo_matches(ctx: Ctx) -> Req:
+    slug = ctx.rng.choice(("pyramid",) * 6 + ("tripeaks", "triad", "nope"))
+    return Req(f"/play/{slug}/match/")
+
+
+def solo_match_deal(ctx: Ctx) -> Req:
+    from games.models import SoloMatch
+
+    mine = list(SoloMatch.objects.filter(owner=ctx.lane.user).values_list("pk", flat=True)[:20])
+    match_id = some_id(ctx, ctx.rng.choice(mine)) if mine else ctx.rng.randint(0, 10**6)
+    deal = ctx.rng.choice((1, 1, 2, 3, 6, 7, 0, 10**9))
+    return Req(f"/matches/{match_id}/deals/{deal}/")
+
+
 def game_undo(ctx: Ctx) -> Req:
     game_id, version, _legal = _solitaire(ctx)
     return Req(f"/games/{some_id(ctx, game_id)}/undo/", [("version", _version(ctx, version))])
@@ -357,6 +371,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("new_game", "user", new_game),
     Endpoint("game_act", "user", game_act),
     Endpoint("game_undo", "user", game_undo),
+    Endpoint("solo_matches", "user", solo_matches),
+    Endpoint("solo_match_deal", "user", solo_match_deal),
     Endpoint("game_hint", "user", game_hint),
     Endpoint("game_continue", "user", game_continue),
     Endpoint("game_import", "user", game_import),
@@ -389,6 +405,7 @@ GET_ONLY = frozenset(
         "daily_detail",
         "leaderboards",
         "rating_board",
+        "solo_match",
         "tables",
         "table",
         "tournaments",
