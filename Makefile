@@ -8,7 +8,11 @@ HOST ?= 127.0.0.1
 
 .PHONY: run test lint typecheck install lock bench clean dev faults fuzz
 
+# The demo series (a Triad tournament every 10 minutes) is seeded once the database is
+# migrated; the launcher's own migrate then finds nothing to do.
 run: $(STAMP)
+	$(VENV)/bin/python manage.py migrate --noinput --verbosity 0
+	$(VENV)/bin/python manage.py seed_demo_series
 	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
 
 test: $(STAMP) typecheck

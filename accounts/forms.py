@@ -12,7 +12,8 @@ from accounts.models import User
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        label="E-mail", help_text="Only used to reset your password. Never shown to anyone."
+        label="E-mail",
+        help_text="For resetting your password, and reminders you can turn off. Never shown to anyone.",
     )
 
     class Meta:
@@ -44,5 +45,5 @@ class SignupForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("bio",)
+        fields = ("bio", "reminder_emails")
         widgets = {"bio": forms.Textarea(attrs={"rows": 3, "maxlength": 280})}

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 
 class CaseInsensitiveUserManager(UserManager["User"]):
@@ -29,6 +30,11 @@ class User(AbstractUser):
     email = models.EmailField("e-mail address", blank=True)
     bio = models.CharField(
         max_length=280, blank=True, help_text="A line or two about you, shown on your profile."
+    )
+    reminder_emails = models.BooleanField(
+        "E-mail me before a tournament I entered starts",
+        default=True,
+        help_text="A reminder a few minutes before the start. The notice on the site comes either way.",
     )
 
     objects: ClassVar[CaseInsensitiveUserManager] = CaseInsensitiveUserManager()
@@ -134,3 +140,35 @@ class RatingChange(models.Model):
     @property
     def shown_after(self) -> str:
         return f"{self.after}?" if self.games_after < PROVISIONAL_GAMES else str(self.after)
+
+
+class Notice(models.Model):
+    """Something a person should know now ("your match is ready"), shown as a toast and in
+    the header's list until read (``accounts.notices``). ``key`` names what it is about, so
+    the same notice is never made twice for one person (a task run twice, a beat repeated)."""
+
+    class Kind(models.TextChoices):
+        MATCH_READY = "match_ready", "Match ready"
+        STARTS_SOON = "starts_soon", "Starts soon"
+        BYE = "bye", "Bye"
+        PAIRINGS = "pairings", "Pairings"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    text = models.CharField(max_length=200)
+    url = models.CharField(max_length=200, blank=True, help_text="A path on this site.")
+    key = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="notice_once_per_user_and_key")]
+        # Every signed-in page reads a person's unread notices, newest first.
+        indexes = [
+            models.Index(
+                fields=["user", "-created_at", "-id"], condition=Q(read_at__isnull=True), name="notice_unread"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text}"

@@ -1,10 +1,12 @@
-"""Housekeeping that Celery beat runs."""
+"""What Celery beat runs for people: housekeeping, and reminders before a tournament starts."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.core.management import call_command
 from django.utils import timezone
+
+from accounts import event_notices
 
 
 @shared_task
@@ -21,3 +23,9 @@ def forget_old_login_failures() -> int:
     cutoff = timezone.now() - settings.AXES_COOLOFF_TIME
     deleted, _ = AccessAttempt.objects.filter(attempt_time__lt=cutoff).delete()
     return deleted
+
+
+@shared_task
+def remind_tournament_entrants() -> int:
+    """Notices (and e-mails) to the people entered in a tournament about to start."""
+    return event_notices.remind_entrants()

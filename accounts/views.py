@@ -6,12 +6,13 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts import notices
 from accounts.forms import ProfileForm, SignupForm
 from accounts.models import PROVISIONAL_GAMES
 from accounts.selectors import profile_ratings, public_profile, tournaments_played
@@ -38,9 +39,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Capstone, {user.username}!")
-        if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
-            return redirect(next_url)
-        return redirect("home")
+        return _back_to(request, next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
@@ -82,3 +81,20 @@ def edit_profile(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.success(request, "Your profile is saved.")
         return redirect(request.user)
     return render(request, "accounts/edit_profile.html", {"form": form})
+
+
+@login_required
+@require_POST
+def read_notices(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The header's "Mark all read", then back to the page (with JavaScript, a page sends
+    the same over its notice socket and stays)."""
+    notices.mark_read(user=request.user, ids="all")
+    return _back_to(request, request.POST.get("next", ""))
+
+
+def _back_to(request: HttpRequest, target: str) -> HttpResponse:
+    """To ``target`` if it is an address on this site, else home. A plain redirect, never
+    ``redirect(target)``: that reads a word without a slash ("0", "#") as a view's name."""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return HttpResponseRedirect(target)
+    return redirect("home")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from accounts.consumers import NoticeConsumer
 from config.consumers import PingConsumer
 from games.consumers import LobbyConsumer, TableConsumer
 
@@ -12,4 +13,5 @@ websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),  # type: ignore[arg-type]
     path("ws/lobby/", LobbyConsumer.as_asgi()),  # type: ignore[arg-type]
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),  # type: ignore[arg-type]
+    path("ws/notices/", NoticeConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from games.models import NamesItsGame
+from tournaments.recurrence import DAY_MINUTES, EVERY_MINUTES, HOUR_MINUTES, Recurrence
 
 
 class Tournament(NamesItsGame):
@@ -62,10 +63,25 @@ class Tournament(NamesItsGame):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every entry, start and result.")
+    series = models.ForeignKey(
+        "Series", null=True, blank=True, on_delete=models.PROTECT, related_name="editions"
+    )
+    series_slot = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="TN-9: the slot of its series this edition fills (kept if it is started early).",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "starts_at"])]
         ordering = ["-starts_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "series_slot"],
+                condition=Q(series__isnull=False),
+                name="tournament_one_edition_per_slot",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -185,3 +201,119 @@ class MatchGame(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.number} of {self.match}"
+
+
+class Series(NamesItsGame):
+    """TN-9: tournaments on a schedule, defined by staff. Each slot of its recurrence (UTC)
+    becomes an edition, a ``Tournament`` with these options, created (and taking entries)
+    ``opens_minutes`` before it starts; ``tournaments.series`` creates them."""
+
+    class Repeat(models.TextChoices):
+        EVERY_MINUTES = "minutes", "Every few minutes"
+        HOURLY = "hourly", "Hourly"
+        DAILY = "daily", "Daily"
+        WEEKLY = "weekly", "Weekly"
+
+    class Weekday(models.IntegerChoices):
+        MONDAY = 0
+        TUESDAY = 1
+        WEDNESDAY = 2
+        THURSDAY = 3
+        FRIDAY = 4
+        SATURDAY = 5
+        SUNDAY = 6
+
+    name = models.CharField(max_length=60, help_text="Each edition is named after it, with its date.")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="series_owned",
+        help_text="Editions are scheduled in this user's name; they are not entered.",
+    )
+    active = models.BooleanField(default=True, help_text="Editions are created only while it is active.")
+    format = models.CharField(
+        max_length=24, choices=Tournament.Format.choices, default=Tournament.Format.SINGLE_ELIMINATION
+    )
+    best_of = models.PositiveSmallIntegerField(
+        default=1, help_text="Games a heads-up match may take: 1, 3 or 5."
+    )
+    table_size = models.PositiveSmallIntegerField(
+        default=2, help_text="Round robin and Swiss: seats at a table (2 is heads-up)."
+    )
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss only: its rounds.")
+    third_place = models.BooleanField(default=False, help_text="Single elimination: a match for third place.")
+    config = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The game\'s options as JSON, e.g. {"hands": 3}; empty for the defaults.',
+    )
+    clock_seconds = models.PositiveSmallIntegerField(default=30, help_text="The turn clock.")
+    max_entrants = models.PositiveSmallIntegerField(default=8)
+    fill_with_bots = models.BooleanField(
+        default=False, help_text="At the start, bots fill the places left (once a person has entered)."
+    )
+    rated = models.BooleanField(default=False)
+    repeat = models.CharField(max_length=8, choices=Repeat.choices, default=Repeat.DAILY)
+    every_minutes = models.PositiveSmallIntegerField(
+        choices=[(n, f"every {n} minutes") for n in EVERY_MINUTES],
+        null=True,
+        blank=True,
+        help_text="Every few minutes only.",
+    )
+    weekday = models.PositiveSmallIntegerField(
+        choices=Weekday.choices, null=True, blank=True, help_text="Weekly only."
+    )
+    hour = models.PositiveSmallIntegerField(default=0, help_text="UTC, 0 to 23: daily and weekly.")
+    minute = models.PositiveSmallIntegerField(
+        default=0, help_text="0 to 59: the minute of the hour it starts at."
+    )
+    opens_minutes = models.PositiveIntegerField(
+        default=60,
+        help_text="Minutes ahead of its start that each edition is created, open for entry.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_series", kwargs={"series_id": self.pk})
+
+    def recurrence(self) -> Recurrence:
+        """Raises ``ValueError`` when its fields do not make one."""
+        if self.repeat == self.Repeat.EVERY_MINUTES:
+            if self.every_minutes is None:
+                raise ValueError("every few minutes needs its number of minutes")
+            return Recurrence.every(self.every_minutes, minute=self.minute)
+        if self.repeat == self.Repeat.HOURLY:
+            return Recurrence.hourly(minute=self.minute)
+        if self.repeat == self.Repeat.DAILY:
+            return Recurrence.daily(hour=self.hour, minute=self.minute)
+        if self.weekday is None:
+            raise ValueError("a weekly series needs its weekday")
+        return Recurrence.weekly(weekday=self.weekday, hour=self.hour, minute=self.minute)
+
+    @property
+    def opens_text(self) -> str:
+        """``opens_minutes`` as people say it: '10 min', '1 h 30 min', '7 days'."""
+        days, rest = divmod(self.opens_minutes, DAY_MINUTES)
+        hours, minutes = divmod(rest, HOUR_MINUTES)
+        parts = (f"{days} day{'s' if days > 1 else ''}" if days else "", f"{hours} h" if hours else "")
+        return " ".join(part for part in (*parts, f"{minutes} min" if minutes else "") if part) or "0 min"
+
+    @property
+    def schedule_text(self) -> str:
+        """When it plays, as a person says it: 'Every 10 minutes (:03, :13, ...)', 'Daily at 20:00 UTC'."""
+        at = f"{self.hour:02d}:{self.minute:02d} UTC"
+        if self.repeat == self.Repeat.EVERY_MINUTES:
+            return f"Every {self.every_minutes} minutes, from :{self.minute % (self.every_minutes or 60):02d}"
+        if self.repeat == self.Repeat.HOURLY:
+            return f"Hourly at :{self.minute:02d}"
+        if self.repeat == self.Repeat.DAILY:
+            return f"Daily at {at}"
+        day = self.Weekday(self.weekday).label if self.weekday is not None else "?"
+        return f"Weekly on {day}s at {at}"

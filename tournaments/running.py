@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from accounts import event_notices
 from accounts.models import Rating
 from games import tables
 from games.engine import get_engine
@@ -79,7 +80,9 @@ def _seeded_entrants(tournament: Tournament) -> list[Entry]:
         entry.rating = ratings.get(entry.user_id)  # type: ignore[arg-type]
     order = seeding.seed_order((n, entry.rating, n) for n, entry in enumerate(people))
     entrants = [people[n] for n in order]
-    if tournament.fill_with_bots and people:
+    # A series' edition is played by bots alone if nobody entered (a newcomer sees one run);
+    # a tournament someone scheduled by hand is not.
+    if tournament.fill_with_bots and (people or tournament.series_id is not None):
         entrants += [Entry(tournament=tournament) for _ in range(tournament.max_entrants - len(people))]
     return entrants
 
@@ -105,6 +108,7 @@ def _deal_game(tournament: Tournament, match: Match, seated: list[Seating]) -> N
         rated=tournament.rated,
     )
     MatchGame.objects.create(match=match, number=match.games.count() + 1, table=table)
+    event_notices.match_ready(tournament, table, [seating.entry.user for seating in seated])
 
 
 def record_game(tournament: Tournament, game: MatchGame, record: GameRecord) -> None:
@@ -212,6 +216,7 @@ def _settle_ready(
             side, seed = next((side, seat) for side, seat in enumerate(found.seats) if isinstance(seat, int))
             match.bye = True
             _record_places(match, _seat(match, {side: entrants[seed]}), [1], now)
+            event_notices.bye(tournament, match.round, match.pk, entrants[seed].user)
         elif found.status in (elimination.Status.EMPTY, elimination.Status.NOT_NEEDED):
             match.decided_at = now
             match.save(update_fields=["decided_at"])
@@ -254,6 +259,9 @@ def _open_round(tournament: Tournament, number: int) -> None:
     tournament.current_round = number
     tournament.version += 1
     tournament.save(update_fields=["current_round", "version"])
+    event_notices.pairings_out(
+        tournament, number, [entrants[seed].user for seeds in (*draw.tables, draw.byes) for seed in seeds]
+    )
     now = timezone.now()
     for slot, table in enumerate(draw.tables):
         match = Match.objects.create(tournament=tournament, round=number, slot=slot)
@@ -263,6 +271,7 @@ def _open_round(tournament: Tournament, number: int) -> None:
             tournament=tournament, round=number, slot=slot, bye=True, winner=entrants[seed], decided_at=now
         )
         Seating.objects.create(match=match, entry=entrants[seed], seat=0, place=1)
+        event_notices.bye(tournament, number, match.pk, entrants[seed].user)
     if not draw.tables:
         _after_match(tournament)
 

@@ -8,34 +8,115 @@ puts the rest together in Python, so a 64-entrant event costs what a 4-entrant o
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, Prefetch, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts.models import User
 from games.models import Table
 from tournaments import event_state, event_view, pairing
 from tournaments.event_view import Event, GameLink, MatchView, SeatLine, StandingRow
 from tournaments.formats import standings
 from tournaments.formats.elimination import Side
 from tournaments.formats.results import TableResult
-from tournaments.models import Entry, Match, MatchGame, Seating, Tournament
+from tournaments.models import Entry, Match, MatchGame, Seating, Series, Tournament
 
 FINISHED_SHOWN = 20
 SIDE_ORDER = {side.value: n for n, side in enumerate(Side)}  # winners, losers, the finals, third place
 
 
-def _listed(status: str) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(status=status).annotate(entrant_count=Count("entries"))
+@dataclass(frozen=True)
+class Listed:
+    """A tournament as the lists show it: how long until it starts, and its champions."""
+
+    tournament: Tournament
+    seconds_left: int
+    champions: tuple[Entry, ...]
+
+    @property
+    def countdown(self) -> str:
+        return starts_in(self.seconds_left)
 
 
-def tournament_lists() -> dict[str, list[Tournament]]:
+def starts_in(seconds: int) -> str:
+    """'starts in 4 min 10 s', 'starts in 2 h 5 min', 'starts in 3 days 2 h': countdown.js
+    writes the same words as it counts down."""
+    if seconds <= 0:
+        return "starting now"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"starts in {days} day{'s' if days > 1 else ''} {hours} h"
+    if hours:
+        return f"starts in {hours} h {minutes} min"
+    if minutes:
+        return f"starts in {minutes} min {secs} s"
+    return f"starts in {secs} s"
+
+
+def _listed(tournaments: QuerySet[Tournament], now: dt.datetime) -> list[Listed]:
+    """In a fixed number of queries: the tournaments with their series, entrant counts and
+    champions (place 1, several when shared)."""
+    firsts = Prefetch(
+        "entries", queryset=Entry.objects.filter(place=1).select_related("user"), to_attr="firsts"
+    )
+    rows = (
+        tournaments.select_related("series").annotate(entrant_count=Count("entries")).prefetch_related(firsts)
+    )
+    return [
+        Listed(t, int((t.starts_at - now).total_seconds()), tuple(getattr(t, "firsts", ()))) for t in rows
+    ]
+
+
+def _lists(tournaments: QuerySet[Tournament], now: dt.datetime) -> dict[str, list[Listed]]:
     return {
-        "upcoming": list(_listed(Tournament.Status.OPEN).order_by("starts_at")),
-        "running": list(_listed(Tournament.Status.RUNNING).order_by("started_at")),
-        "finished": list(_listed(Tournament.Status.FINISHED).order_by("-finished_at")[:FINISHED_SHOWN]),
+        "upcoming": _listed(tournaments.filter(status=Tournament.Status.OPEN).order_by("starts_at"), now),
+        "running": _listed(tournaments.filter(status=Tournament.Status.RUNNING).order_by("started_at"), now),
+        "finished": _listed(
+            tournaments.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[:FINISHED_SHOWN],
+            now,
+        ),
     }
+
+
+def tournament_lists(now: dt.datetime | None = None) -> dict[str, list[Listed]]:
+    return _lists(Tournament.objects.all(), now or timezone.now())
+
+
+@dataclass(frozen=True)
+class Winner:
+    name: str
+    user: User | None
+    titles: int
+
+
+def series_page(series: Series, now: dt.datetime | None = None) -> dict[str, Any]:
+    """A series' editions, upcoming, playing and finished, and its all-time winners: most
+    titles first, then the most recent; bots count together."""
+    titles = (
+        Entry.objects.filter(
+            place=1, tournament__series=series, tournament__status=Tournament.Status.FINISHED
+        )
+        .values("user")
+        .annotate(titles=Count("pk"), last=Max("tournament__finished_at"))
+        .order_by("-titles", "-last")
+    )
+    rows = list(titles)
+    people = User.objects.in_bulk([row["user"] for row in rows if row["user"] is not None])
+    winners = [
+        Winner(
+            people[row["user"]].username if row["user"] else "Bots", people.get(row["user"]), row["titles"]
+        )
+        for row in rows
+    ]
+    return {**_lists(series.editions.all(), now or timezone.now()), "winners": winners}
 
 
 def round_label(tournament: Tournament, side: str, number: int) -> str:

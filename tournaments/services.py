@@ -53,28 +53,25 @@ def create_tournament(
     """A tournament taking entries until ``starts_at``, with its creator entered. ``rounds``
     is a Swiss event's (TN-4); ``table_size`` above 2 seats round robin and Swiss rounds at
     tables (TN-3); ``best_of`` is a heads-up match's (TN-5)."""
-    spec = kinds.TABLE_BY_SLUG.get(game) if isinstance(game, str) else None
-    if spec is None or not spec.in_tournaments:
-        raise TournamentError(f"{game!r} is not a tournament game.")
     name = name.strip()
     if not name:
         raise TournamentError("Give the tournament a name.")
-    low, high = ENTRANT_LIMITS
-    if not low <= max_entrants <= high:
-        raise TournamentError(f"A tournament takes between {low} and {high} players.")
-    low, high = tables.CLOCK_LIMITS
-    if not low <= clock_seconds <= high:
-        raise TournamentError(f"The turn clock must be between {low} and {high} seconds.")
-    _check_format(spec.engine, format, best_of, table_size, rounds, third_place)
+    full = check_options(
+        game=game,
+        config=config,
+        clock_seconds=clock_seconds,
+        max_entrants=max_entrants,
+        format=format,
+        best_of=best_of,
+        table_size=table_size,
+        rounds=rounds,
+        third_place=third_place,
+    )
     now = timezone.now()
     if starts_at < now - dt.timedelta(minutes=1):
         raise TournamentError("The start is in the past: pick a time to come.")
     if starts_at > now + LATEST_START:
         raise TournamentError("A tournament can be scheduled at most 60 days ahead.")
-    try:
-        full = spec.engine.normalize_config(spec.tournament_config(config or {}))
-    except ValueError as exc:
-        raise TournamentError(str(exc)) from exc
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name,
@@ -94,6 +91,36 @@ def create_tournament(
         )
         Entry.objects.create(tournament=tournament, user=creator)
     return tournament
+
+
+def check_options(
+    *,
+    game: str,
+    config: dict[str, Any] | None,
+    clock_seconds: int,
+    max_entrants: int,
+    format: str,
+    best_of: int,
+    table_size: int,
+    rounds: int | None,
+    third_place: bool,
+) -> dict[str, Any]:
+    """Raises ``TournamentError`` unless a tournament may be played with these options; returns
+    its matches' full config. Shared with the series that create tournaments later."""
+    spec = kinds.TABLE_BY_SLUG.get(game) if isinstance(game, str) else None
+    if spec is None or not spec.in_tournaments:
+        raise TournamentError(f"{game!r} is not a tournament game.")
+    low, high = ENTRANT_LIMITS
+    if not low <= max_entrants <= high:
+        raise TournamentError(f"A tournament takes between {low} and {high} players.")
+    low, high = tables.CLOCK_LIMITS
+    if not low <= clock_seconds <= high:
+        raise TournamentError(f"The turn clock must be between {low} and {high} seconds.")
+    _check_format(spec.engine, format, best_of, table_size, rounds, third_place)
+    try:
+        return spec.engine.normalize_config(spec.tournament_config(config or {}))
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from exc
 
 
 def _check_format(

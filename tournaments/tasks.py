@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments import services
+from tournaments import series, services
 
 
 @shared_task(acks_late=True)
@@ -20,3 +20,9 @@ def run_tournaments() -> dict[str, list[int]]:
     lost = services.unrecorded_results()
     recorded = [game_id for game_id in lost if services.record_match(game_id=game_id)]
     return {"started": started, "recorded": recorded}
+
+
+@shared_task
+def schedule_series() -> list[int]:
+    """Create the editions of the series due to open (TN-9); safe to run in two beats at once."""
+    return series.schedule_editions()

@@ -16,14 +16,24 @@ from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from tournaments import export, selectors, services
 from tournaments.event_view import Event
 from tournaments.forms import TournamentForm
-from tournaments.models import Tournament
+from tournaments.models import Series, Tournament
 
 
 @require_safe
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    return render(
-        request, "tournaments/index.html", {"form": TournamentForm(), **selectors.tournament_lists()}
-    )
+    lists = selectors.tournament_lists()
+    if request.htmx:  # the lists' poll
+        return render(request, "tournaments/partials/lists.html", lists)
+    return render(request, "tournaments/index.html", {"form": TournamentForm(), **lists})
+
+
+@require_safe
+def series(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
+    found = get_object_or_404(Series, pk=series_id)
+    context = {"series": found, **selectors.series_page(found)}
+    if request.htmx:
+        return render(request, "tournaments/partials/series_lists.html", context)
+    return render(request, "tournaments/series.html", context)
 
 
 @login_required
@@ -84,7 +94,9 @@ def _context(request: HtmxHttpRequest, tournament: Tournament) -> dict[str, Any]
 
 @require_safe
 def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=tournament_id)
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("created_by", "series"), pk=tournament_id
+    )
     if not request.htmx:
         return render(request, "tournaments/detail.html", _context(request, tournament))
     if request.GET.get("since") == str(tournament.version):

@@ -164,6 +164,14 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {"task": "games.tasks.sweep_overdue_turns", "schedule": timedelta(seconds=5)},
     # Starts tournaments on time and records any match result whose task was lost.
     "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": timedelta(seconds=5)},
+    # Tells entrants (a notice, and an e-mail unless turned off) that their tournament starts in
+    # 5 minutes; each person once per tournament, however often it runs.
+    "remind-tournament-entrants": {
+        "task": "accounts.tasks.remind_tournament_entrants",
+        "schedule": timedelta(seconds=30),
+    },
+    # TN-9: creates each series' editions ahead of time, one per slot (idempotent).
+    "schedule-series": {"task": "tournaments.tasks.schedule_series", "schedule": timedelta(seconds=30)},
 }
 
 AUTH_USER_MODEL = "accounts.User"

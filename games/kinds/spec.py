@@ -131,6 +131,8 @@ class TableSpec(GameSpec):
     in_tournaments: ClassVar[bool] = True
     tie_replay_word: ClassVar[str] = "game"
     """What a tie replay deals: a "hand" or a "game"."""
+    demo_series: ClassVar[Mapping[str, Any] | None] = None
+    """The engine config of the casual series ``make run`` seeds, for the one game that has it."""
 
     @property
     def table_template(self) -> str:

@@ -274,6 +274,7 @@ class TriadSpec(TableSpec):
     rules_anchor = "triad-the-colonial-pyramid-card-game"
     invite = "bluff your way to a Capstone Pyramid in Triad"
     tie_replay_word = "hand"
+    demo_series = {"hands": 3}
     option_fields = (
         OptionField("players", "Seats (Triad)", tuple((n, f"{n} players") for n in range(2, 7))),
         OptionField("stack", "Chips each (Triad)"),

@@ -149,6 +149,10 @@ def edit_profile(ctx: Ctx) -> Req:
     return Req("/accounts/profile/", [("bio", inputs.text(ctx.rng, 300))])
 
 
+def read_notices(ctx: Ctx) -> Req:
+    return Req("/accounts/notices/read/", [("next", either(ctx, "/play/", 0.5))])
+
+
 # Solitaire
 
 
@@ -368,6 +372,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("password_reset", "anonymous", password_reset),
     Endpoint("password_reset_confirm", "browser", password_reset_confirm),
     Endpoint("edit_profile", "user", edit_profile),
+    Endpoint("read_notices", "user", read_notices),
     Endpoint("new_game", "user", new_game),
     Endpoint("game_act", "user", game_act),
     Endpoint("game_undo", "user", game_undo),
@@ -410,6 +415,7 @@ GET_ONLY = frozenset(
         "table",
         "tournaments",
         "tournament",
+        "tournament_series",
         "tournament_results_json",
         "tournament_results_csv",
         "tournament_matches_csv",

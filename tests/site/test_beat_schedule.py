@@ -12,6 +12,8 @@ EXPECTED = {
     "games.tasks.create_daily_challenges": timedelta(hours=1),
     "games.tasks.sweep_overdue_turns": timedelta(seconds=5),
     "tournaments.tasks.run_tournaments": timedelta(seconds=5),
+    "accounts.tasks.remind_tournament_entrants": timedelta(seconds=30),
+    "tournaments.tasks.schedule_series": timedelta(seconds=30),
     "accounts.tasks.clear_expired_sessions": timedelta(hours=6),
     "accounts.tasks.forget_old_login_failures": timedelta(hours=6),
 }

@@ -55,7 +55,7 @@ YEAR = dt.timedelta(days=365)
 
 USER_FIELDS = (
     "id", "password", "last_login", "is_superuser", "username", "first_name", "last_name",
-    "is_staff", "is_active", "date_joined", "email", "bio",
+    "is_staff", "is_active", "date_joined", "email", "bio", "reminder_emails",
 )  # fmt: skip
 TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
@@ -176,6 +176,7 @@ class Command(BaseCommand):
                 now - YEAR - dt.timedelta(seconds=rng.randrange(86_400 * 30)),
                 "",
                 "",
+                True,
             )
             for n in range(players)
         ]

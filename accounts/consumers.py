@@ -1,0 +1,94 @@
+"""A signed-in person's notice socket, open on every page of the site (static/js/notices.js).
+
+It joins the person's group (``accounts.notices.group_name``) and passes on what arrives
+there: a new notice, or notices read on another page. On connecting it sends the unread
+notices as they stand, so a notice made between the page's render and the socket's
+opening (or while a dropped socket reconnected) is not missed. The one frame it takes is
+``{"type": "read", "ids": [1, 2]}`` (or ``"ids": "all"``); any other is answered with an
+error and changes nothing. Frames pass the site's rate limit first, as every socket's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any, Literal
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from accounts import notices
+from config import safe_json
+from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
+from games.socket_limits import Rate
+
+NOTICES = Rate(frames=20, per_s=20, burst=10, patience=10)
+"""A page marks a notice read when its person clicks one: a few frames a minute at most."""
+MAX_FRAME = 1024
+MAX_IDS = 50
+READ_FRAME = '{"type": "read", "ids": [notice ids] or "all"}'
+
+
+def read_request(text_data: str | None) -> Collection[int] | Literal["all"]:
+    """The notices a "read" frame names; ``ValueError`` saying what is wrong with any other."""
+    if text_data is None or len(text_data) > MAX_FRAME:
+        raise ValueError("frames are JSON text of at most 1 KB")
+    try:
+        message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
+    except safe_json.TooDeeplyNested:
+        raise
+    except ValueError as exc:
+        raise ValueError("frames must be JSON objects") from exc
+    if not isinstance(message, dict) or message.get("type") != "read" or set(message) != {"type", "ids"}:
+        raise ValueError(f"expected {READ_FRAME}")
+    ids = message["ids"]
+    if ids == "all":
+        return "all"
+    if (
+        not isinstance(ids, list)
+        or not 1 <= len(ids) <= MAX_IDS
+        or not all(type(n) is int and n > 0 for n in ids)
+    ):
+        raise ValueError(f'ids are 1 to {MAX_IDS} notice numbers, or "all"')
+    return set(ids)
+
+
+class NoticeConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):
+    too_fast = '{"type": "error", "error": "too many frames: slow down"}'
+
+    async def connect(self) -> None:
+        self.group: str | None = None
+        user = self.person
+        if user is None:
+            await self.close()  # before accepting: the handshake is refused (HTTP 403)
+            return
+        self.limiter = frame_limiter(self.scope, NOTICES)
+        self.group = notices.group_name(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        unread = await database_sync_to_async(notices.unread)(user)
+        await self.send_json(
+            {"type": "sync", "notices": [notices.as_json(n) for n in unread.notices], "unread": unread.count}
+        )
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        # Parsed here rather than in receive_json, so that a malformed frame gets an answer.
+        try:
+            ids = read_request(text_data)
+        except ValueError as exc:
+            await self.send_json({"type": "error", "error": f"{exc}; nothing was marked read"})
+            return
+        user = self.person
+        if user is not None:
+            await database_sync_to_async(notices.mark_read)(user=user, ids=ids)
+
+    async def notice_new(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "notice", "notice": event["notice"], "unread": event["unread"]})
+
+    async def notice_read(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "read", "ids": event["ids"], "unread": event["unread"]})

@@ -1,0 +1,95 @@
+"""Notices to one person: stored, then pushed to their open pages (``accounts.consumers``).
+
+Check, store, then tell on commit (Zulip's habit): a notice made inside a transaction that
+rolls back never reaches a page, and a page that hears of one can read it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import Count, Window
+from django.utils import timezone
+
+from accounts.models import Notice, User
+
+SHOWN = 10
+"""Unread notices a page lists (the count in the header counts them all)."""
+
+
+def group_name(user_id: int) -> str:
+    """The channel-layer group of a person's notice sockets."""
+    return f"notices.user.{user_id}"
+
+
+def as_json(notice: Notice) -> dict[str, Any]:
+    return {
+        "id": notice.pk,
+        "kind": notice.kind,
+        "text": notice.text,
+        "url": notice.url,
+        "created_at": notice.created_at.isoformat(),
+    }
+
+
+def notify(*, user: User, kind: str, text: str, url: str, key: str) -> Notice | None:
+    """Stores the notice unless ``user`` already has one with ``key``; once stored and
+    committed, their open pages show it. Returns the new notice, or ``None`` if it existed."""
+    if url and not url.startswith("/"):
+        raise ValueError("a notice links to a path on this site")
+    notice, created = Notice.objects.get_or_create(
+        user=user, key=key, defaults={"kind": kind, "text": text[:200], "url": url}
+    )
+    if not created:
+        return None
+    transaction.on_commit(lambda: _push(user.pk, {"type": "notice.new", "notice": as_json(notice)}))
+    return notice
+
+
+def mark_read(*, user: User, ids: Collection[int] | Literal["all"]) -> int:
+    """Marks ``user``'s notices ``ids`` (or all of them) read; returns how many were unread.
+    Their other pages hear of it, so every tab shows the same count."""
+    unread = Notice.objects.filter(user=user, read_at__isnull=True)
+    if ids != "all":
+        unread = unread.filter(pk__in=list(ids))
+    changed = unread.update(read_at=timezone.now())
+    if changed:
+        shown: list[int] | Literal["all"] = "all" if ids == "all" else sorted(ids)
+        transaction.on_commit(lambda: _push(user.pk, {"type": "notice.read", "ids": shown}))
+    return changed
+
+
+def unread_count(user: User) -> int:
+    return Notice.objects.filter(user=user, read_at__isnull=True).count()
+
+
+@dataclass(frozen=True)
+class Unread:
+    """What a page shows of a person's unread notices: the newest ``SHOWN``, and how many in all."""
+
+    notices: Sequence[Notice]
+    count: int
+
+
+def unread(user: User) -> Unread:
+    """One query: the newest unread notices, each carrying the count of them all."""
+    rows = list(
+        Notice.objects.filter(user=user, read_at__isnull=True)
+        .annotate(total=Window(Count("pk")))
+        .order_by("-created_at", "-pk")[:SHOWN]
+    )
+    return Unread(rows, rows[0].total if rows else 0)
+
+
+def _push(user_id: int, event: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    # The count as committed when sent: every tab shows the server's count, not its own tally.
+    event["unread"] = Notice.objects.filter(user_id=user_id, read_at__isnull=True).count()
+    async_to_sync(layer.group_send)(group_name(user_id), event)
