@@ -30,3 +30,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # With DEBUG, edited static files are picked up per request; without it WhiteNoise reads
 # the list (and each file's size) once at start: restart to see an edited file.
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# SQLite has no INCLUDE columns in an index: it builds rating_change_history without them
+# (they only speed PostgreSQL's reads), which Django would otherwise warn about at every start.
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
