@@ -3,7 +3,7 @@
 Every consumer waits on the Redis channel layer, whose BZPOPMIN blocks up to 5 s; with a
 Redis read timeout no longer than that, an idle socket died with 1011 "Timeout reading
 from ...". One socket of each kind, against the real daphne and Redis, idles well past
-it (all three at once, so the test waits once), then must still answer.
+it (all of them at once, so the test waits once), then must still answer.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from accounts.notices import notify
 from tests.games.test_table_servers import heads_up, mover_and_move, session_cookie, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -48,12 +49,15 @@ def exchange(sock: ClientConnection, name: str, frame: str) -> str:
 def test_idle_sockets_of_every_consumer_stay_open(live_site: str) -> None:
     table, alice, bob = heads_up()
     mover, move = mover_and_move(table, alice, bob)
+    notify(user=alice, kind="test", text="A notice to read after the wait", url="/play/", key="idle")
     with (
         open_socket(live_site, "/ws/ping/") as ping,
         open_socket(live_site, "/ws/lobby/") as lobby,
         open_socket(live_site, f"/ws/tables/{table.pk}/", session_cookie(mover)) as seat,
+        open_socket(live_site, "/ws/notices/", session_cookie(alice)) as notices,
     ):
         assert version_of(str(seat.recv(timeout=15))) == 0
+        assert json.loads(str(notices.recv(timeout=15)))["unread"] == 1  # the sync on connecting
         time.sleep(IDLE_S)
 
         pong = exchange(ping, "ping", json.dumps({"type": "ping", "echo": "still there?"}))
@@ -62,3 +66,5 @@ def test_idle_sockets_of_every_consumer_stay_open(live_site: str) -> None:
         # The move's frame comes back through the table's group on Redis, like everyone's.
         frame = exchange(seat, "table", json.dumps({"action": move, "version": "0"}))
         assert version_of(frame) == 1
+        read = exchange(notices, "notices", json.dumps({"type": "read", "ids": "all"}))
+        assert json.loads(read) == {"type": "read", "ids": "all", "unread": 0}
