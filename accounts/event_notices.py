@@ -115,6 +115,12 @@ def _starts_in(left: dt.timedelta) -> str:
     return "in a minute" if minutes <= 1 else f"in {minutes} minutes"
 
 
+def _link(tournament: Tournament) -> str:
+    if not settings.SITE_URL:
+        return ""
+    return f"The tournament: {settings.SITE_URL}{tournament.get_absolute_url()}\n\n"
+
+
 def _mail(user: User, tournament: Tournament, when: str) -> None:
     subject = f"{tournament.name} starts {when}"
     body = (
@@ -122,6 +128,7 @@ def _mail(user: User, tournament: Tournament, when: str) -> None:
         f"{tournament.name}, which you entered on {settings.SITE_NAME}, starts {when}"
         f" ({tournament.starts_at:%H:%M} UTC). When your match is dealt, the site shows a notice"
         " with a link to your table on whatever page you have open.\n\n"
+        f"{_link(tournament)}"
         "To stop these e-mails, untick the reminder on your profile's edit page.\n\n"
         f"{settings.SITE_NAME}\n"
     )

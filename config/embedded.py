@@ -142,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     python = sys.executable
     bin_dir = Path(python).parent
 
+    # Links in e-mails the worker sends (a tournament's reminder) point where this site answers.
+    env.setdefault("SITE_URL", f"http://{args.host}:{args.port}")
     supervisor = Supervisor(env)
     stop_requested = False
 

@@ -251,6 +251,9 @@ STORAGES = {
 }
 
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Capstone <noreply@capstone.localhost>")
+# The site's address as people reach it, for links in e-mails sent outside a request (a
+# tournament's reminder); empty: such e-mails carry no link.
+SITE_URL = env.str("SITE_URL", default="").rstrip("/")
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 SITE_NAME = "Capstone"

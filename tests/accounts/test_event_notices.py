@@ -105,8 +105,9 @@ def test_a_swiss_round_two_is_announced_once() -> None:
 
 
 def test_the_reminder_mails_once_per_event_and_person_and_not_those_who_said_no(
-    django_capture_on_commit_callbacks: Any,
+    django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
+    settings.SITE_URL = "https://capstone.example"
     soon, (ann, ben, cat) = entered(3, minutes=4)
     cat.reminder_emails = False
     cat.save()
@@ -125,4 +126,5 @@ def test_the_reminder_mails_once_per_event_and_person_and_not_those_who_said_no(
     assert sorted(message.to[0] for message in mail.outbox) == ["p0@example.com", "p1@example.com"]
     assert all(message.subject == "Saturday cup starts in 4 minutes" for message in mail.outbox)
     assert "untick the reminder" in mail.outbox[0].body
+    assert "The tournament: https://capstone.example/tournaments/" in mail.outbox[0].body
     assert not Notice.objects.filter(url=other.get_absolute_url()).exists()
