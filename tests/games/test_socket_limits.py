@@ -379,6 +379,21 @@ def test_past_the_limit_a_frame_gets_a_small_notice_and_plays_nothing(live_site:
     assert refused, "the move after the notice was played every time"
 
 
+def test_a_socket_whose_table_is_gone_is_closed_as_one_for_no_table(live_site: str) -> None:
+    """A frame for a table deleted under an open socket (a test database emptied as a server
+    still works) closes the socket with 4404, as at connect, and logs no exception."""
+    game = HeadsUp.deal("gone")
+    mover = game.players[game.to_act]
+    with open_socket(live_site, game.path(), session_cookie(mover)) as sock:
+        wait_for_version(sock, 0)
+        Table.objects.filter(pk=game.table.pk).delete()
+        sock.send(STALE)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                sock.recv(timeout=20)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+
 @dataclass
 class Closing:
     code: int | None
