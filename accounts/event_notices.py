@@ -1,5 +1,6 @@
-"""What a tournament tells its entrants: a match ready, a bye, a round's pairings, and the
-reminder a few minutes before the start (with an e-mail, unless the person said no).
+"""What a tournament tells its entrants: a match ready, a bye, a round's pairings, a solitaire
+event open and its results, and the reminder a few minutes before the start (with an e-mail,
+unless the person said no).
 
 ``tournaments.running`` calls the first three under the tournament's lock; each is one
 notice per person (bots have no one to tell), stored in that transaction and pushed when
@@ -24,6 +25,7 @@ from django.utils import timezone
 
 from accounts.models import Notice, User
 from accounts.notices import notify
+from games.kinds.words import ordinal
 from games.models import Table
 from tournaments.models import Entry, Tournament
 
@@ -126,8 +128,7 @@ def _mail(user: User, tournament: Tournament, when: str) -> None:
     body = (
         f"Hello {user.username},\n\n"
         f"{tournament.name}, which you entered on {settings.SITE_NAME}, starts {when}"
-        f" ({tournament.starts_at:%H:%M} UTC). When your match is dealt, the site shows a notice"
-        " with a link to your table on whatever page you have open.\n\n"
+        f" ({tournament.starts_at:%H:%M} UTC). {_what_happens(tournament)}\n\n"
         f"{_link(tournament)}"
         "To stop these e-mails, untick the reminder on your profile's edit page.\n\n"
         f"{settings.SITE_NAME}\n"
@@ -138,3 +139,15 @@ def _mail(user: User, tournament: Tournament, when: str) -> None:
         # The notice on the site stands; a mail server that is down must not fail the beat
         # (which would retry nothing: the notice's key says this person was reminded).
         log.exception("a tournament reminder e-mail failed")
+def _what_happens(tournament: Tournament) -> str:
+    if tournament.is_solitaire:
+        return (
+            "At the start your deals open for the event's window: the site shows a notice with a"
+            " link to them on whatever page you have open."
+        )
+    return (
+        "When your match is dealt, the site shows a notice with a link to your table on whatever"
+        " page you have open."
+    )
+
+

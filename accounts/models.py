@@ -152,6 +152,8 @@ class Notice(models.Model):
         STARTS_SOON = "starts_soon", "Starts soon"
         BYE = "bye", "Bye"
         PAIRINGS = "pairings", "Pairings"
+        EVENT_OPEN = "event_open", "Event open"
+        RESULTS = "results", "Results"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)

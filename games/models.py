@@ -9,10 +9,13 @@ that appends the last action.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 
 
 class NamesItsGame(models.Model):
@@ -51,12 +54,34 @@ class DailyChallenge(NamesItsGame):
         return f"{self.game} daily {self.date:%Y-%m-%d}"
 
 
+class SealedDeal(models.Model):
+    """A deal number kept secret until ``sealed_until`` (LP-6): a solitaire event's deal while
+    its window is open (TN-8). Daily deals need no row: their ``DailyChallenge`` says it."""
+
+    seed = models.BigIntegerField(db_index=True)
+    sealed_until = models.DateTimeField()
+
+    class Meta:
+        ordering = ["sealed_until"]
+
+    def __str__(self) -> str:
+        return f"deal {self.seed} sealed until {self.sealed_until:%Y-%m-%d %H:%M}"
+
+
 class SoloMatch(NamesItsGame):
-    """A solitaire match (the game's ``SoloMatchRule``, PY-8's par match): its deals, drawn
-    at the start, played one after another without undo or hints, their scores added up."""
+    """A solitaire match of deals played one after another without undo or hints, their scores
+    added up: a solo challenge (the game's ``SoloMatchRule``, PY-8's par match), or one entrant's
+    run at a solitaire event's deals (TN-8), which ends when the event's window closes."""
 
     config = models.JSONField(default=dict, help_text="Every deal's config, the rule's, defaults filled in.")
     seeds = models.JSONField(help_text="The deal numbers, in order.")
+    title = models.CharField(max_length=80, help_text="What the match is: 'Par match', or its event's name.")
+    par = models.IntegerField(
+        null=True, blank=True, help_text="The total its score is compared with (PY-8), if any."
+    )
+    closes_at = models.DateTimeField(
+        null=True, blank=True, help_text="An event's: no deal is dealt or played after it (TN-8)."
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="solo_matches"
     )
@@ -73,6 +98,9 @@ class SoloMatch(NamesItsGame):
 
     def get_absolute_url(self) -> str:
         return reverse("solo_match", kwargs={"match_id": self.pk})
+
+    def window_closed(self, now: dt.datetime | None = None) -> bool:
+        return self.closes_at is not None and (now or timezone.now()) >= self.closes_at
 
 
 class GameRecord(NamesItsGame):

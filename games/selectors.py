@@ -26,7 +26,7 @@ from django.utils import timezone
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from games import daily_standings, kinds
 from games.kinds.spec import GameSpec, TableSpec
-from games.models import DailyChallenge, DailyStanding, GameRecord, Participation
+from games.models import DailyChallenge, DailyStanding, GameRecord, Participation, SealedDeal
 from games.players import Player
 from tournaments.models import Tournament
 
@@ -55,24 +55,41 @@ def unfinished_games(player: Player, game: str | None = None) -> QuerySet[GameRe
     return games.order_by("-last_action_at", "-created_at")
 
 
-# Daily deals and LP-6: a daily deal is played only through the daily pages until its UTC
-# day is over.
+# Daily deals, event deals and LP-6: a daily deal is played only through the daily pages until
+# its UTC day is over, and a solitaire event's deals only inside the event until its window
+# closes.
+
+
+DAILY_SECRET = "daily"
+EVENT_SECRET = "event"
+
+
+def deal_secret_kind(game: str, seed: int, today: dt.date | None = None) -> str:
+    """``DAILY_SECRET`` if ``seed`` deals a daily deal whose UTC day is not over (today's, or
+    one dealt ahead for the days to come), ``EVENT_SECRET`` if it deals a solitaire event's
+    deal whose window is open (TN-8), else "": no casual game, hint, undo, solution, replay or
+    export of a secret deal until then (LP-6). Both solitaire games deal the same 52-card
+    order from a seed (the shuffle is one), so a Tri-Peaks game of the Pyramid deal's number
+    would show its stock: the seed is secret for every solitaire game, whatever the daily's or
+    the event's game."""
+    if game not in kinds.SOLITAIRE_SLUGS:
+        return ""
+    if DailyChallenge.objects.filter(seed=seed, date__gte=today or utc_today()).exists():
+        return DAILY_SECRET
+    if SealedDeal.objects.filter(seed=seed, sealed_until__gt=timezone.now()).exists():
+        return EVENT_SECRET
+    return ""
 
 
 def deal_is_secret(game: str, seed: int, today: dt.date | None = None) -> bool:
-    """Whether ``seed`` deals a daily deal whose UTC day is not over (today's, or one dealt
-    ahead for the days to come): no casual game, hint, undo, solution, replay or export of it
-    until then (LP-6). Both solitaire games deal the same 52-card order from a seed (the
-    shuffle is one), so a Tri-Peaks game of the Pyramid deal's number would show its stock:
-    the seed is secret for every solitaire game, whatever the daily's game."""
-    if game not in kinds.SOLITAIRE_SLUGS:
-        return False
-    return DailyChallenge.objects.filter(seed=seed, date__gte=today or utc_today()).exists()
+    return bool(deal_secret_kind(game, seed, today))
 
 
-def secret_daily_seeds(today: dt.date | None = None) -> set[int]:
+def secret_seeds(today: dt.date | None = None) -> set[int]:
     """The seeds ``deal_is_secret`` holds back, for drawing a random deal that is none of them."""
-    return set(DailyChallenge.objects.filter(date__gte=today or utc_today()).values_list("seed", flat=True))
+    daily = DailyChallenge.objects.filter(date__gte=today or utc_today()).values_list("seed", flat=True)
+    sealed = SealedDeal.objects.filter(sealed_until__gt=timezone.now()).values_list("seed", flat=True)
+    return {*daily, *sealed}
 
 
 def daily_deals(day: dt.date) -> dict[str, DailyChallenge]:
@@ -109,19 +126,28 @@ def hidden_from(record: GameRecord, player: Player, today: dt.date | None = None
         return ""
     if record.ranked and not record.is_over:
         return "A ranked daily attempt that is still being played is seen by its player only."
-    if deal_is_secret(record.game, record.seed, today):
+    secret = deal_secret_kind(record.game, record.seed, today)
+    if secret == DAILY_SECRET:
         return "Games of a daily deal are seen by their own player only until the deal's day is over."
+    if secret == EVENT_SECRET:
+        return "Games of a solitaire event's deal are seen by their own player only until the event closes."
     return ""
 
 
 def replay_closed(record: GameRecord, player: Player, today: dt.date | None = None) -> str:
     """Why ``player`` may not replay, export or continue ``record``, or "" if they may. A
     replay of a finished game shows every card, so a game of a still-secret deal has none,
-    not even for its own player, until the day is over (LP-6)."""
-    if deal_is_secret(record.game, record.seed, today):
+    not even for its own player, until the day is over or the event's window closed (LP-6)."""
+    secret = deal_secret_kind(record.game, record.seed, today)
+    if secret == DAILY_SECRET:
         return (
             "This deal is a daily challenge: its games can be replayed, downloaded or continued "
             "once its day is over (midnight UTC)."
+        )
+    if secret == EVENT_SECRET:
+        return (
+            "This deal belongs to a solitaire event: its games can be replayed, downloaded or "
+            "continued once the event's window closes."
         )
     return hidden_from(record, player, today)
 
@@ -257,7 +283,8 @@ def player_games(
     """The person's finished games, newest first (each row's ``record`` and ``won``, the
     person's own result): solitaire games and imports they own, tables they sat at. ``public``
     leaves out what ``hidden_from`` hides from a visitor who owns nothing (LP-6): games of a
-    solitaire deal that is a daily deal whose UTC day is not over. A walk of the index
+    solitaire deal still secret (a daily deal whose UTC day is not over, an event's
+    deal whose window is open). A walk of the index
     ``participation_newest``, however many games the site or the person has."""
     played = Participation.objects.filter(user=user)
     if game:
@@ -269,8 +296,11 @@ def player_games(
     if public:
         # The person's own few games of secret deals, left out by id: a filter on the records'
         # seeds would join every listed row to its record (128 ms to count 9,000 games).
-        secret_seeds = DailyChallenge.objects.filter(date__gte=utc_today()).values("seed")
-        secret = GameRecord.objects.filter(owner=user, game__in=kinds.SOLITAIRE_SLUGS, seed__in=secret_seeds)
+        daily = DailyChallenge.objects.filter(date__gte=utc_today()).values("seed")
+        sealed = SealedDeal.objects.filter(sealed_until__gt=timezone.now()).values("seed")
+        secret = GameRecord.objects.filter(
+            Q(seed__in=daily) | Q(seed__in=sealed), owner=user, game__in=kinds.SOLITAIRE_SLUGS
+        )
         played = played.exclude(record_id__in=secret.values("pk"))
     return played.select_related("record").order_by("-finished_at", "-record_id")
 

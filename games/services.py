@@ -36,13 +36,14 @@ DAILY_REQUEST_KEY = "daily-deals-requested:{date}"
 DAILY_REQUEST_S = 60
 
 SECRET_DEAL = (
-    "Deal #{seed} is a daily challenge deal: play it from the Daily page. It opens as a numbered "
-    "deal when its day is over (midnight UTC)."
+    "Deal #{seed} is a deal of a daily challenge or a solitaire event that is still on: play it "
+    "there. It opens as a numbered deal once its day is over or the event closes."
 )
 CLOSED_ASSIST = (
-    "{what} closed for this deal until its daily challenge day is over (midnight UTC): "
-    "it could show cards that are still hidden."
+    "{what} closed for this deal while it is a daily challenge or solitaire event deal (until "
+    "its day is over or the event closes): it could show cards that are still hidden."
 )
+WINDOW_CLOSED = "The event's window has closed: its deals can no longer be played."
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def start_solitaire(
     if game not in kinds.SOLITAIRE_SLUGS:
         raise GameError(f"{game!r} is not a solitaire game.")
     engine = get_engine(game)
-    secret = selectors.secret_daily_seeds()
+    secret = selectors.secret_seeds()
     if seed is not None and seed in secret:
         raise GameError(SECRET_DEAL.format(seed=seed))
     try:
@@ -184,6 +185,8 @@ def submit_action(
             # LP-6: once its day is over the deal is public (number, replays, solution), so a
             # move made after that cannot count on the day's leaderboard.
             record.ranked = False
+        if record.solo_match is not None and record.solo_match.window_closed():
+            raise GameError(WINDOW_CLOSED)
         moved = moves.apply_locked(record, 0, move)
     return MoveResult(moved.record, moved.state)
 

@@ -50,7 +50,9 @@ def match_page(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     except NotYourGame:
         raise Http404("There is no such match of yours.") from None
     summary = solo_matches.summary(match)
-    return render(request, "games/solo_match.html", {"info": kinds.get(match.game), "summary": summary})
+    entry = getattr(match, "event_entry", None)  # a solitaire event's match (TN-8)
+    context = {"info": kinds.get(match.game), "summary": summary, "event": entry and entry.tournament}
+    return render(request, "games/solo_match.html", context)
 
 
 @require_POST

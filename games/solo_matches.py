@@ -1,7 +1,9 @@
-"""Solo matches: a solitaire game's match of deals (its ``SoloMatchRule``), such as PY-8's par
-match: six Pyramid deals with par scoring, par a total of 0. The deals are drawn when the
-match starts (random deal numbers, never a secret daily deal's, LP-6); each is an ordinary
-game of kind ``match``, played without undo or hints; the match's score is their total.
+"""Solo matches: a run of deals played one after another, each an ordinary game of kind
+``match`` played without undo or hints, the match's score their total. A solo challenge is
+a game's ``SoloMatchRule``, such as PY-8's par match: six Pyramid deals with par scoring, par
+a total of 0, drawn when the match starts (random deal numbers, never a secret deal's, LP-6).
+A solitaire event (TN-8, ``tournaments.solitaire_events``) gives each entrant a match of its
+deals that its window closes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from games.errors import GameError, NotYourGame
 from games.kinds.spec import SolitaireSpec, SoloMatchRule
 from games.models import GameRecord, SoloMatch
 from games.players import Player
-from games.services import random_deal_number
+from games.services import WINDOW_CLOSED, random_deal_number
 
 
 def rule_of(game: str) -> SoloMatchRule:
@@ -31,13 +33,15 @@ def start(*, game: str, player: Player) -> SoloMatch:
     """A new match of ``game``: its deals drawn now, none dealt yet."""
     rule = rule_of(game)
     config = get_engine(game).normalize_config(dict(rule.config))
-    secret = selectors.secret_daily_seeds()
+    secret = selectors.secret_seeds()
     seeds: list[int] = []
     while len(seeds) < rule.deals:
         seed = random_deal_number(secret)
         if seed not in seeds:
             seeds.append(seed)
-    return SoloMatch.objects.create(game=game, config=config, seeds=seeds, **player.ownership())
+    return SoloMatch.objects.create(
+        game=game, config=config, seeds=seeds, title=rule.name, par=rule.par, **player.ownership()
+    )
 
 
 def owned(match_id: int, player: Player) -> SoloMatch:
@@ -56,6 +60,8 @@ def play(*, match_id: int, deal: int, player: Player) -> GameRecord:
             raise NotYourGame("There is no such match of yours.")
         if not 1 <= deal <= len(match.seeds):
             raise GameError(f"A match has deals 1 to {len(match.seeds)}.")
+        if match.window_closed():
+            raise GameError(WINDOW_CLOSED)
         games = {record.seed: record for record in match.games.all()}
         existing = games.get(match.seeds[deal - 1])
         if existing is not None:
@@ -91,7 +97,6 @@ class DealLine:
 @dataclass(frozen=True)
 class MatchSummary:
     match: SoloMatch
-    rule: SoloMatchRule
     deals: list[DealLine]
 
     @property
@@ -105,17 +110,33 @@ class MatchSummary:
 
     @property
     def over(self) -> bool:
-        return self.played == len(self.deals)
+        return self.played == len(self.deals) or self.match.window_closed()
+
+    @property
+    def sealed(self) -> bool:
+        """An event's match while its window is open: its deal numbers and replays stay hidden (LP-6)."""
+        return self.match.closes_at is not None and not self.match.window_closed()
+
+    @property
+    def seconds_left(self) -> int:
+        """Until an event's window closes (0 once closed, or for a match with no window)."""
+        if self.match.closes_at is None:
+            return 0
+        return max(0, int((self.match.closes_at - timezone.now()).total_seconds()))
 
     @property
     def next_deal(self) -> int | None:
-        """The deal to play now: the first not over."""
+        """The deal to play now: the first not over, while the match is on."""
+        if self.match.window_closed():
+            return None
         return next((line.number for line in self.deals if line.score is None), None)
 
     @property
     def against_par(self) -> str:
-        """'level with par', '12 over par', '5 under par'."""
-        difference = self.total - self.rule.par
+        """'level with par', '12 over par', '5 under par'; "" for a match without a par."""
+        if self.match.par is None:
+            return ""
+        difference = self.total - self.match.par
         if difference == 0:
             return "level with par"
         return f"{abs(difference)} {'over' if difference > 0 else 'under'} par"
@@ -129,4 +150,4 @@ def summary(match: SoloMatch) -> MatchSummary:
     """The match deal by deal: two queries."""
     games = {record.seed: record for record in match.games.all()}
     lines = [DealLine(n, seed, games.get(seed)) for n, seed in enumerate(match.seeds, start=1)]
-    return MatchSummary(match, rule_of(match.game), lines)
+    return MatchSummary(match, lines)

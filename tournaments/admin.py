@@ -9,8 +9,8 @@ from django import forms
 from django.contrib import admin
 
 from games import kinds
-from tournaments import services
-from tournaments.models import Series
+from tournaments import services, solitaire_events
+from tournaments.models import SOLITAIRE_FORMATS, Series
 
 LATEST_OPENING_MINUTES = int(services.LATEST_START.total_seconds() // 60)
 SCHEDULE_FIELDS = ("repeat", "every_minutes", "weekday", "hour", "minute")
@@ -22,6 +22,8 @@ TOURNAMENT_FIELDS = (
     "table_size",
     "rounds",
     "third_place",
+    "deal_count",
+    "window_minutes",
     "max_entrants",
     "fill_with_bots",
     "clock_seconds",
@@ -31,7 +33,10 @@ TOURNAMENT_FIELDS = (
 
 class SeriesForm(forms.ModelForm):
     game = forms.ChoiceField(
-        choices=[(spec.slug, spec.name) for spec in kinds.TABLE_GAMES if spec.in_tournaments]
+        choices=[
+            *((spec.slug, spec.name) for spec in kinds.TABLE_GAMES if spec.in_tournaments),
+            *((spec.slug, f"{spec.name} (solitaire events)") for spec in kinds.SOLITAIRE),
+        ]
     )
 
     class Meta:
@@ -50,6 +55,18 @@ class SeriesForm(forms.ModelForm):
         data = self.cleaned_data
         if self.errors:
             return data
+        if data["format"] in SOLITAIRE_FORMATS:
+            try:
+                solitaire_events.check_options(
+                    game=data["game"],
+                    format=data["format"],
+                    deal_count=data.get("deal_count"),
+                    window_minutes=data.get("window_minutes"),
+                    max_entrants=data["max_entrants"],
+                )
+            except solitaire_events.EventOptionsError as exc:
+                raise forms.ValidationError(str(exc)) from exc
+            return self._check_schedule(data)
         try:
             services.check_options(
                 game=data["game"],
@@ -64,6 +81,9 @@ class SeriesForm(forms.ModelForm):
             )
         except services.TournamentError as exc:
             raise forms.ValidationError(str(exc)) from exc
+        return self._check_schedule(data)
+
+    def _check_schedule(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["opens_minutes"] > LATEST_OPENING_MINUTES:
             self.add_error("opens_minutes", f"At most {LATEST_OPENING_MINUTES} minutes (60 days).")
         try:

@@ -18,6 +18,10 @@ a bye's opponent, a tie or a table's game); ``replay_url`` is null until the gam
 Matches come winners' bracket first, then the losers', the finals and the third-place
 match; in round robin and Swiss events, by round. ``results.csv`` is the entrants (one row
 each, by place), ``matches.csv`` every match's entrants (one row per seat).
+
+A solitaire event (TN-8) has no matches: its entrants carry ``total``, ``seconds``,
+``deals_played`` and ``deals`` ([{"number", "score", "finished", "replay_url"}], the replay
+once the window has closed), and ``matches.csv`` is one row per entrant and deal.
 """
 
 from __future__ import annotations
@@ -28,8 +32,11 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
+from django.urls import reverse
+
 from tournaments.event_view import Event, GameLink, MatchView
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
+from tournaments.solitaire_events import DealResult, Standing
 
 Absolute = Callable[[str], str]
 
@@ -193,3 +200,80 @@ def to_csv(columns: tuple[str, ...], rows: Iterable[dict[str, Any]]) -> str:
     for row in rows:
         writer.writerow([_cell(row[column]) for column in columns])
     return out.getvalue()
+
+
+# Solitaire events (TN-8): no matches, but each entrant's deals. A deal's replay is given once
+# the event's window has closed (LP-6), as its page gives it.
+
+SOLITAIRE_ENTRANT_COLUMNS = ("place", "name", "username", "total", "seconds", "deals_played", "scores")
+SOLITAIRE_DEAL_COLUMNS = ("name", "username", "deal", "score", "finished", "replay")
+
+
+def _solitaire_deal(deal: DealResult, public: bool, absolute: Absolute) -> dict[str, Any]:
+    replay = public and deal.over and deal.record is not None
+    return {
+        "number": deal.number,
+        "score": deal.score,
+        "finished": deal.over,
+        "replay_url": absolute(reverse("replay", args=[deal.record.pk])) if replay and deal.record else None,
+    }
+
+
+def solitaire_entrants(rows: list[Standing]) -> list[dict[str, Any]]:
+    return [
+        {
+            "place": row.place,
+            "name": row.entry.name,
+            "username": row.entry.user.username if row.entry.user else None,
+            "total": row.total,
+            "seconds": round(row.seconds),
+            "deals_played": row.played,
+            "scores": " ".join(str(deal.score) for deal in row.deals),
+        }
+        for row in rows
+    ]
+
+
+def solitaire_results(tournament: Tournament, rows: list[Standing], absolute: Absolute) -> dict[str, Any]:
+    public = tournament.status == Tournament.Status.FINISHED
+    return {
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "game": tournament.game,
+            "format": tournament.format,
+            "deal_count": tournament.deal_count,
+            "window_minutes": tournament.window_minutes,
+            "status": tournament.status,
+            "started_at": tournament.started_at.isoformat() if tournament.started_at else None,
+            "closes_at": tournament.closes_at.isoformat() if tournament.closes_at else None,
+            "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
+            "url": absolute(tournament.get_absolute_url()),
+        },
+        "entrants": [
+            {**entrant, "deals": [_solitaire_deal(deal, public, absolute) for deal in row.deals]}
+            for entrant, row in zip(solitaire_entrants(rows), rows, strict=True)
+        ],
+        "matches": [],
+    }
+
+
+def solitaire_deal_rows(
+    tournament: Tournament, rows: list[Standing], absolute: Absolute
+) -> list[dict[str, Any]]:
+    public = tournament.status == Tournament.Status.FINISHED
+    out = []
+    for row in rows:
+        for deal in row.deals:
+            data = _solitaire_deal(deal, public, absolute)
+            out.append(
+                {
+                    "name": row.entry.name,
+                    "username": row.entry.user.username if row.entry.user else None,
+                    "deal": deal.number,
+                    "score": deal.score,
+                    "finished": deal.over,
+                    "replay": data["replay_url"],
+                }
+            )
+    return out

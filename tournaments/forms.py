@@ -18,8 +18,9 @@ from games import kinds
 from games.table_forms import TableForm
 from tournaments.formats.best_of import BEST_OF
 from tournaments.formats.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
-from tournaments.models import Tournament
+from tournaments.models import SOLITAIRE_FORMATS, TABLE_FORMATS, Tournament
 from tournaments.services import SWISS_ROUNDS
+from tournaments.solitaire_events import DEAL_LIMITS
 
 STARTS_IN_MINUTES = [
     (2, "in 2 minutes"),
@@ -43,7 +44,11 @@ class TournamentForm(TableForm):
     )
     starts_in = forms.TypedChoiceField(choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Starts")
     fill_with_bots = forms.BooleanField(required=False, label="Bots fill the empty places at the start")
-    format = forms.ChoiceField(choices=FORMAT.choices, initial=FORMAT.SINGLE_ELIMINATION, label="Format")
+    format = forms.ChoiceField(
+        choices=[(value, FORMAT(value).label) for value in TABLE_FORMATS],
+        initial=FORMAT.SINGLE_ELIMINATION,
+        label="Format",
+    )
     third_place = forms.BooleanField(required=False, label="A match for third place")
     rounds = forms.IntegerField(
         min_value=SWISS_ROUNDS[0],
@@ -82,7 +87,7 @@ class TournamentForm(TableForm):
         "third_place": (FORMAT.SINGLE_ELIMINATION,),
         "rounds": (FORMAT.SWISS,),
         "table_size": BY_ROUNDS,
-        "best_of": tuple(FORMAT.values),
+        "best_of": TABLE_FORMATS,
     }
     """The formats each format field applies to."""
 
@@ -125,3 +130,51 @@ class TournamentForm(TableForm):
             "table_size": data.get("table_size") or MIN_TABLE_SIZE,
             "best_of": data.get("best_of") or 1,
         }
+
+
+WINDOW_MINUTES = [
+    (15, "15 minutes"),
+    (30, "30 minutes"),
+    (60, "an hour"),
+    (180, "3 hours"),
+    (1440, "a day"),
+    (10080, "a week"),
+]
+DEFAULT_DEALS = 5
+
+
+class SolitaireEventForm(forms.Form):
+    """A solitaire event (TN-8): everyone plays the same deals within a window. Whether the
+    options make one is ``services.create_tournament``'s to say, as for the table formats.
+    Prefixed: it shares its page with the table tournaments' form."""
+
+    prefix = "event"
+    name = forms.CharField(max_length=80, label="Name")
+    game = forms.ChoiceField(choices=[(spec.slug, spec.name) for spec in kinds.SOLITAIRE], label="Game")
+    format = forms.ChoiceField(
+        choices=[(value, FORMAT(value).label) for value in SOLITAIRE_FORMATS],
+        initial=FORMAT.SOLITAIRE,
+        label="Format",
+        help_text="A par match is Pyramid's six deals with par scoring (PY-8); its game must have one.",
+    )
+    deal_count = forms.IntegerField(
+        min_value=DEAL_LIMITS[0],
+        max_value=DEAL_LIMITS[1],
+        initial=DEFAULT_DEALS,
+        required=False,
+        label="Deals",
+        help_text=f"{DEAL_LIMITS[0]} to {DEAL_LIMITS[1]}; a par match has its own six.",
+    )
+    window_minutes = forms.TypedChoiceField(
+        choices=WINDOW_MINUTES, coerce=int, initial=60, label="Time to play the deals"
+    )
+    max_entrants = forms.TypedChoiceField(
+        choices=[(n, f"up to {n} players") for n in (10, 50, 100, 500, 1000)],
+        coerce=int,
+        initial=100,
+        label="Size",
+    )
+    starts_in = forms.TypedChoiceField(choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Starts")
+
+    def starts_at(self) -> dt.datetime:
+        return timezone.now() + dt.timedelta(minutes=self.cleaned_data["starts_in"])

@@ -27,6 +27,8 @@ class Tournament(NamesItsGame):
         DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
+        SOLITAIRE = "solitaire", "Solitaire event"
+        PAR_MATCH = "par_match", "Par match"
 
     class Status(models.TextChoices):
         OPEN = "open", "Taking entries"
@@ -63,6 +65,18 @@ class Tournament(NamesItsGame):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every entry, start and result.")
+    deal_count = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="TN-8: a solitaire event's deals, the same for every entrant."
+    )
+    window_minutes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="TN-8: how long a solitaire event is played, from its start."
+    )
+    deals = models.JSONField(
+        default=list, blank=True, help_text="TN-8: a solitaire event's deal numbers, chosen at the start."
+    )
+    closes_at = models.DateTimeField(
+        null=True, blank=True, help_text="TN-8: when a solitaire event's window closes (set at the start)."
+    )
     series = models.ForeignKey(
         "Series", null=True, blank=True, on_delete=models.PROTECT, related_name="editions"
     )
@@ -96,7 +110,16 @@ class Tournament(NamesItsGame):
     @property
     def by_rounds(self) -> bool:
         """Round robin and Swiss: rounds played one after another, every entrant each round."""
-        return not self.is_elimination
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.SWISS)
+
+    @property
+    def is_solitaire(self) -> bool:
+        """TN-8: every entrant plays the same solitaire deals within a window; no tables."""
+        return self.format in SOLITAIRE_FORMATS
+
+
+SOLITAIRE_FORMATS = (Tournament.Format.SOLITAIRE, Tournament.Format.PAR_MATCH)
+TABLE_FORMATS = tuple(value for value in Tournament.Format if value not in SOLITAIRE_FORMATS)
 
 
 class Entry(models.Model):
@@ -111,6 +134,14 @@ class Entry(models.Model):
     forfeits = models.PositiveSmallIntegerField(default=0, help_text="TN-6: games lost by not moving.")
     withdrawn_at = models.DateTimeField(
         null=True, blank=True, help_text="TN-6, TN-7: out of the rounds to come (its results stay)."
+    )
+    solo_match = models.OneToOneField(
+        "games.SoloMatch",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="event_entry",
+        help_text="TN-8: the entrant's run at a solitaire event's deals.",
     )
 
     class Meta:
@@ -242,6 +273,12 @@ class Series(NamesItsGame):
     )
     rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss only: its rounds.")
     third_place = models.BooleanField(default=False, help_text="Single elimination: a match for third place.")
+    deal_count = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Solitaire event only: its deals (a par match has six)."
+    )
+    window_minutes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Solitaire event and par match: minutes to play the deals."
+    )
     config = models.JSONField(
         default=dict,
         blank=True,

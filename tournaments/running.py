@@ -15,7 +15,7 @@ from accounts.models import Rating
 from games import tables
 from games.engine import get_engine
 from games.models import GameRecord
-from tournaments import event_state, pairing
+from tournaments import event_state, pairing, solitaire_events
 from tournaments.formats import best_of, elimination, seeding, swiss
 from tournaments.formats.results import Round
 from tournaments.models import Entry, Match, MatchGame, Seating, Tournament
@@ -23,9 +23,13 @@ from tournaments.models import Entry, Match, MatchGame, Seating, Tournament
 
 def draw(tournament: Tournament) -> None:
     """Seed the entrants (TN-2), fill places with bots if asked, and start the first matches;
-    fewer than two entrants cancel the tournament."""
-    entrants = _seeded_entrants(tournament)
+    fewer than two entrants cancel the tournament. A solitaire event has no draw: it opens its
+    window (TN-8)."""
     now = timezone.now()
+    if tournament.is_solitaire:
+        solitaire_events.open_event(tournament, now)
+        return
+    entrants = _seeded_entrants(tournament)
     if len(entrants) < pairing.MIN_ENTRANTS:
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished_at = now

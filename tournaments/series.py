@@ -56,6 +56,8 @@ def _edition(series: Series, slot: dt.datetime) -> Tournament:
         table_size=series.table_size,
         rounds=series.rounds,
         third_place=series.third_place,
+        deal_count=series.deal_count,
+        window_minutes=series.window_minutes,
     )
     # The owner schedules the series; entering them in every edition is not theirs to want.
     tournament.entries.filter(user=series.owner).delete()

@@ -18,9 +18,9 @@ from accounts.models import User
 from games import kinds, tables
 from games.errors import GameError
 from games.models import GameRecord, Table
-from tournaments import pairing, running
+from tournaments import pairing, running, solitaire_events
 from tournaments.formats.best_of import BEST_OF
-from tournaments.models import Entry, MatchGame, Tournament
+from tournaments.models import SOLITAIRE_FORMATS, TABLE_FORMATS, Entry, MatchGame, Tournament
 
 ENTRANT_LIMITS = (2, 64)
 LATEST_START = dt.timedelta(days=60)
@@ -49,24 +49,43 @@ def create_tournament(
     table_size: int = 2,
     rounds: int | None = None,
     third_place: bool = False,
+    deal_count: int | None = None,
+    window_minutes: int | None = None,
 ) -> Tournament:
     """A tournament taking entries until ``starts_at``, with its creator entered. ``rounds``
     is a Swiss event's (TN-4); ``table_size`` above 2 seats round robin and Swiss rounds at
-    tables (TN-3); ``best_of`` is a heads-up match's (TN-5)."""
+    tables (TN-3); ``best_of`` is a heads-up match's (TN-5); ``deal_count`` and
+    ``window_minutes`` a solitaire event's (TN-8), which plays no table: the clock, bots,
+    ratings and the table options do not apply to it."""
     name = name.strip()
     if not name:
         raise TournamentError("Give the tournament a name.")
-    full = check_options(
-        game=game,
-        config=config,
-        clock_seconds=clock_seconds,
-        max_entrants=max_entrants,
-        format=format,
-        best_of=best_of,
-        table_size=table_size,
-        rounds=rounds,
-        third_place=third_place,
-    )
+    if format in SOLITAIRE_FORMATS:
+        try:
+            full, deal_count = solitaire_events.check_options(
+                game=game,
+                format=format,
+                deal_count=deal_count,
+                window_minutes=window_minutes,
+                max_entrants=max_entrants,
+            )
+        except solitaire_events.EventOptionsError as exc:
+            raise TournamentError(str(exc)) from exc
+        fill_with_bots = rated = third_place = False
+        best_of, table_size, rounds = 1, 1, None
+    else:
+        full = check_options(
+            game=game,
+            config=config,
+            clock_seconds=clock_seconds,
+            max_entrants=max_entrants,
+            format=format,
+            best_of=best_of,
+            table_size=table_size,
+            rounds=rounds,
+            third_place=third_place,
+        )
+        deal_count = window_minutes = None
     now = timezone.now()
     if starts_at < now - dt.timedelta(minutes=1):
         raise TournamentError("The start is in the past: pick a time to come.")
@@ -88,6 +107,8 @@ def create_tournament(
             rated=rated,
             starts_at=starts_at,
             created_by=creator,
+            deal_count=deal_count,
+            window_minutes=window_minutes,
         )
         Entry.objects.create(tournament=tournament, user=creator)
     return tournament
@@ -126,8 +147,8 @@ def check_options(
 def _check_format(
     engine: Any, format: str, best_of: int, table_size: int, rounds: int | None, third_place: bool
 ) -> None:
-    if format not in Tournament.Format.values:
-        raise TournamentError(f"{format!r} is not a tournament format.")
+    if format not in TABLE_FORMATS:
+        raise TournamentError(f"{format!r} is not a format of table games.")
     if best_of not in BEST_OF:
         raise TournamentError("A match is best of 1, 3 or 5 games.")
     if table_size != 2:
@@ -173,10 +194,13 @@ def _late_entry_open(tournament: Tournament) -> bool:
 
 def join(*, tournament_id: int, user: User) -> Entry:
     """Enter before the start, or a Swiss event until its second round (TN-7: late, with no
-    points for the round missed, seeded after everyone)."""
+    points for the round missed, seeded after everyone), or a solitaire event while its window
+    is open (TN-8: late, with less time to play)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        late = _late_entry_open(tournament)
+        late = _late_entry_open(tournament) or (
+            tournament.is_solitaire and solitaire_events.taking_late_entries(tournament)
+        )
         if tournament.status != Tournament.Status.OPEN and not late:
             raise TournamentError("This tournament has started: entries are closed.")
         if tournament.entries.filter(user=user).exists():
@@ -184,6 +208,11 @@ def join(*, tournament_id: int, user: User) -> Entry:
         if tournament.entries.count() >= tournament.max_entrants:
             raise TournamentError("This tournament is full.")
         entry = Entry(tournament=tournament, user=user)
+        if late and tournament.is_solitaire:
+            entry.save()
+            solitaire_events.give_run(tournament, entry)
+            _bump(tournament)
+            return entry
         if late:
             last = (
                 tournament.entries.filter(seed__isnull=False).order_by("-seed").values_list("seed", flat=True)
@@ -208,6 +237,8 @@ def withdraw(*, tournament_id: int, user: User) -> None:
         elif tournament.status == Tournament.Status.RUNNING and tournament.by_rounds:
             entry.withdrawn_at = timezone.now()
             entry.save(update_fields=["withdrawn_at"])
+        elif tournament.is_solitaire:
+            raise TournamentError("This event has started: the deals you play count as you play them.")
         else:
             raise TournamentError("This tournament has started: a knock-out is played to its end.")
         _bump(tournament)
@@ -219,7 +250,8 @@ def start_now(*, tournament_id: int, user: User) -> Tournament:
         tournament = _taking_entries(tournament_id)
         if tournament.created_by_id != user.pk:
             raise TournamentError("Only the tournament's creator can start it early.")
-        if tournament.entries.count() < pairing.MIN_ENTRANTS and not tournament.fill_with_bots:
+        least = 1 if tournament.is_solitaire else pairing.MIN_ENTRANTS
+        if tournament.entries.count() < least and not tournament.fill_with_bots:
             raise TournamentError("At least two players must be entered to start.")
         tournament.starts_at = timezone.now()
         tournament.save(update_fields=["starts_at"])
@@ -239,6 +271,22 @@ def start_due(now: dt.datetime | None = None) -> list[int]:
                 running.draw(tournament)
                 started.append(tournament_id)
     return started
+
+
+def close_due(now: dt.datetime | None = None) -> list[int]:
+    """Close every solitaire event whose window is over (TN-8); returns their ids."""
+    now = now or timezone.now()
+    due = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, format__in=SOLITAIRE_FORMATS, closes_at__lte=now
+    )
+    closed = []
+    for tournament_id in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            tournament = _locked(tournament_id)
+            if tournament.status == Tournament.Status.RUNNING and tournament.closes_at is not None:
+                solitaire_events.close(tournament, now)
+                closed.append(tournament_id)
+    return closed
 
 
 def record_match(*, game_id: int) -> bool:

@@ -15,11 +15,13 @@ def record_match(game_id: int) -> bool:
 
 @shared_task
 def run_tournaments() -> dict[str, list[int]]:
-    """Start the tournaments whose time has come, and record any result whose task was lost."""
+    """Start the tournaments whose time has come, close the solitaire events whose window is
+    over, and record any result whose task was lost."""
     started = services.start_due()
+    closed = services.close_due()
     lost = services.unrecorded_results()
     recorded = [game_id for game_id in lost if services.record_match(game_id=game_id)]
-    return {"started": started, "recorded": recorded}
+    return {"started": started, "closed": closed, "recorded": recorded}
 
 
 @shared_task

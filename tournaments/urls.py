@@ -5,6 +5,7 @@ from tournaments import views
 urlpatterns = [
     path("tournaments/", views.index, name="tournaments"),
     path("tournaments/new/", views.create, name="tournament_create"),
+    path("tournaments/new/solitaire/", views.create_solitaire, name="tournament_create_solitaire"),
     path("tournaments/series/<int:series_id>/", views.series, name="tournament_series"),
     path("tournaments/<int:tournament_id>/", views.detail, name="tournament"),
     path("tournaments/<int:tournament_id>/results.json", views.results_json, name="tournament_results_json"),

@@ -13,18 +13,33 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from tournaments import export, selectors, services
+from tournaments import export, selectors, services, solitaire_events
 from tournaments.event_view import Event
-from tournaments.forms import TournamentForm
+from tournaments.forms import SolitaireEventForm, TournamentForm
 from tournaments.models import Series, Tournament
+from tournaments.solitaire_events import Standing
+from tournaments.solitaire_page import solitaire_page
+
+
+def _index(
+    request: HtmxHttpRequest,
+    form: TournamentForm | None = None,
+    solitaire_form: SolitaireEventForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "form": form or TournamentForm(),
+        "solitaire_form": solitaire_form or SolitaireEventForm(),
+        **selectors.tournament_lists(),
+    }
+    return render(request, "tournaments/index.html", context, status=status)
 
 
 @require_safe
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    lists = selectors.tournament_lists()
     if request.htmx:  # the lists' poll
-        return render(request, "tournaments/partials/lists.html", lists)
-    return render(request, "tournaments/index.html", {"form": TournamentForm(), **lists})
+        return render(request, "tournaments/partials/lists.html", selectors.tournament_lists())
+    return _index(request)
 
 
 @require_safe
@@ -59,12 +74,40 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect(tournament)
-    context = {"form": form, **selectors.tournament_lists()}
-    return render(request, "tournaments/index.html", context, status=400)
+    return _index(request, form=form, status=400)
+
+
+@login_required
+@require_POST
+def create_solitaire(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Schedule a solitaire event (TN-8)."""
+    form = SolitaireEventForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.create_tournament(
+                creator=request.user,
+                name=data["name"],
+                game=data["game"],
+                config=None,
+                clock_seconds=0,
+                max_entrants=data["max_entrants"],
+                starts_at=form.starts_at(),
+                format=data["format"],
+                deal_count=data["deal_count"],
+                window_minutes=data["window_minutes"],
+            )
+        except services.TournamentError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect(tournament)
+    return _index(request, solitaire_form=form, status=400)
 
 
 def _context(request: HtmxHttpRequest, tournament: Tournament) -> dict[str, Any]:
     user = request.user if request.user.is_authenticated else None
+    if tournament.is_solitaire:
+        return solitaire_page(tournament, user)
     event = selectors.event(tournament)
     mine = event.entry_of(user)
     bot_count = sum(entry.user_id is None for entry in event.entrants)
@@ -118,9 +161,21 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
+def _solitaire_rows(tournament_id: int) -> tuple[Tournament, list[Standing]] | None:
+    """A solitaire event's standings for its exports; None for any other tournament."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not tournament.is_solitaire:
+        return None
+    return tournament, solitaire_events.standings(tournament) if tournament.started_at else []
+
+
 @require_safe
 def results_json(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    data = export.results(_event(tournament_id), _absolute(request))
+    solitaire = _solitaire_rows(tournament_id)
+    if solitaire is not None:
+        data = export.solitaire_results(*solitaire, _absolute(request))
+    else:
+        data = export.results(_event(tournament_id), _absolute(request))
     response = JsonResponse(data, json_dumps_params={"indent": 1, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="tournament-{tournament_id}.json"'
     return response
@@ -128,15 +183,23 @@ def results_json(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_safe
 def results_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    rows = export.entrants(_event(tournament_id))
-    content = export.to_csv(export.ENTRANT_COLUMNS, rows)
+    solitaire = _solitaire_rows(tournament_id)
+    if solitaire is not None:
+        content = export.to_csv(export.SOLITAIRE_ENTRANT_COLUMNS, export.solitaire_entrants(solitaire[1]))
+    else:
+        content = export.to_csv(export.ENTRANT_COLUMNS, export.entrants(_event(tournament_id)))
     return _download(content, "text/csv; charset=utf-8", f"tournament-{tournament_id}-results.csv")
 
 
 @require_safe
 def matches_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    rows = export.seat_rows(_event(tournament_id), _absolute(request))
-    content = export.to_csv(export.SEAT_COLUMNS, rows)
+    solitaire = _solitaire_rows(tournament_id)
+    if solitaire is not None:
+        rows = export.solitaire_deal_rows(*solitaire, _absolute(request))
+        content = export.to_csv(export.SOLITAIRE_DEAL_COLUMNS, rows)
+    else:
+        rows = export.seat_rows(_event(tournament_id), _absolute(request))
+        content = export.to_csv(export.SEAT_COLUMNS, rows)
     return _download(content, "text/csv; charset=utf-8", f"tournament-{tournament_id}-matches.csv")
 
 

@@ -362,6 +362,21 @@ def _tournament(ctx: Ctx, verb: str, own: bool) -> Req:
     pool = ctx.lane.tournaments_own if own else ctx.lane.tournaments_open
     assert pool is not None
     return Req(f"/tournaments/{some_id(ctx, pool.pick(ctx.rng))}/{verb}/", [])
+def tournament_create_solitaire(ctx: Ctx) -> Req:
+    rng = ctx.rng
+    fields = [
+        ("event-name", either(ctx, world.unique("fz deals "), 0.05)),
+        ("event-game", either(ctx, rng.choice(("pyramid", "tripeaks", "triad")), 0.1)),
+        ("event-format", either(ctx, rng.choice(("solitaire", "par_match", "swiss")), 0.1)),
+        ("event-deal_count", either(ctx, rng.choice(("1", "5", "10", "", "0", "11")), 0.1)),
+        ("event-window_minutes", either(ctx, rng.choice(("15", "60", "10080", "5")), 0.1)),
+        ("event-max_entrants", either(ctx, rng.choice(("10", "1000", "3")), 0.1)),
+        # Never a start within the run: an event that starts deals and seals its deals.
+        ("event-starts_in", rng.choice(("10080", "1440", "", "-5", junk(ctx)))),
+    ]
+    return Req("/tournaments/new/solitaire/", fields)
+
+
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -394,6 +409,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("tournament_start", "user", lambda ctx: _tournament(ctx, "start", own=True)),
 )
 
+    Endpoint("tournament_create_solitaire", "user", tournament_create_solitaire),
 GET_ONLY = frozenset(
     {
         "home",

@@ -124,9 +124,9 @@ def test_the_numbers_of_todays_and_tomorrows_deals_are_refused_at_play(steady_da
         for secret in (today, tomorrow):
             response = client.post(f"/play/{game}/", {**FORM[game], "number": str(secret.seed)})
             assert response.status_code == 200
-            assert "is a daily challenge deal" in response.content.decode()
+            assert "is a deal of a daily challenge or a solitaire event" in response.content.decode()
     assert not GameRecord.objects.exists()
-    with pytest.raises(services.GameError, match="daily challenge deal"):
+    with pytest.raises(services.GameError, match="deal of a daily challenge"):
         services.start_solitaire(game="pyramid", player=Player(user=None, token="t"), seed=today.seed)
     # Another number is a casual game as ever.
     assert client.post("/play/pyramid/", {**FORM["pyramid"], "number": "42"}).status_code == 302

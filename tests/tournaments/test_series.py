@@ -186,7 +186,10 @@ def test_an_edition_starts_on_time_and_runs_to_its_champion_by_itself(celery_wor
 def test_the_demo_seed_creates_its_series_once_and_its_first_edition_a_few_minutes_ahead() -> None:
     call_command("seed_demo_series")
     call_command("seed_demo_series")
-    series = Series.objects.get()
+    par_match = Series.objects.get(format=Tournament.Format.PAR_MATCH)
+    assert (par_match.game, par_match.repeat, par_match.window_minutes) == ("pyramid", "hourly", 50)
+    assert par_match.editions.count() == 1  # the next hour's, open for entry
+    series = Series.objects.exclude(pk=par_match.pk).get()
     assert series.name == "Triad every 10" and series.owner.username == seed_demo_series.OWNER
     assert not series.owner.has_usable_password()
     assert User.objects.filter(username=seed_demo_series.OWNER).count() == 1

@@ -213,8 +213,8 @@ class TestPlayingItOut:
         assert game is not None
         record = play_out(game.table)  # no result task: on_commit never runs in this test's transaction
         assert services.unrecorded_results() == [record.pk]
-        assert tasks.run_tournaments() == {"started": [], "recorded": [record.pk]}
-        assert tasks.run_tournaments() == {"started": [], "recorded": []}
+        assert tasks.run_tournaments() == {"started": [], "closed": [], "recorded": [record.pk]}
+        assert tasks.run_tournaments() == {"started": [], "closed": [], "recorded": []}
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.FINISHED
 

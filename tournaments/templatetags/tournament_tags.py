@@ -1,4 +1,4 @@
-"""Template filters for tournaments: points, places, seeds and round names."""
+"""Template filters for tournaments: points, places, seeds, times and round names."""
 
 from __future__ import annotations
 
@@ -31,6 +31,16 @@ def points(value: Fraction | float | int | None) -> str:
 @register.filter
 def ordinal(number: int | None) -> str:
     return "" if number is None else words.ordinal(number)
+
+
+@register.filter
+def duration(seconds: float | None) -> str:
+    """A solitaire event's time as a clock shows it: 0:42, 12:05, 1:02:09."""
+    if seconds is None:
+        return ""
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 @register.filter

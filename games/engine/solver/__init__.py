@@ -22,7 +22,7 @@ import datetime as dt
 import hashlib
 import hmac
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,11 +118,14 @@ def daily_candidate(game: str, date: dt.date, k: int, secret: str = "") -> int:
     every hidden card, before the day comes; a site keeps its deals to itself (LP-6) by
     passing a secret only it knows. ``secret=""`` keeps the published deals (golden tests).
     """
-    text = f"capstone-daily:{game}:{date.isoformat()}:{k}".encode()
+    return _candidate(f"capstone-daily:{game}:{date.isoformat()}:{k}", secret)
+
+
+def _candidate(text: str, secret: str) -> int:
     if secret:
-        digest = hmac.new(secret.encode(), text, hashlib.sha256).digest()
+        digest = hmac.new(secret.encode(), text.encode(), hashlib.sha256).digest()
     else:
-        digest = hashlib.sha256(text).digest()
+        digest = hashlib.sha256(text.encode()).digest()
     return 1 + int.from_bytes(digest[:8], "big") % DAILY_DEAL_NUMBERS
 
 
@@ -140,6 +143,29 @@ def daily_deal(game: str, date: dt.date, secret: str = "") -> int:
         if solve(game, None, seed, node_limit=DAILY_NODE_LIMIT).winnable:
             return seed
     raise RuntimeError(f"no winnable {game} deal among {DAILY_CANDIDATES} candidates for {date}")
+
+
+def event_deals(
+    game: str, config: dict[str, Any] | None, label: str, count: int, secret: str, avoid: Collection[int] = ()
+) -> list[int]:
+    """The ``count`` deals of a solitaire event (TN-8), chosen as daily deals are: deal ``n``
+    is the first candidate k = 0, 1, ... (HMAC-SHA256 of "capstone-event:GAME:LABEL:N:K" keyed
+    by ``secret``) whose deal under ``config`` the solver proves winnable within
+    ``DAILY_NODE_LIMIT`` positions, none of them twice nor one of ``avoid``."""
+    if game not in GAMES:
+        raise ValueError(f"no event deals for {game!r}; games: {list(GAMES)}")
+    chosen: list[int] = []
+    for n in range(count):
+        for k in range(DAILY_CANDIDATES):
+            seed = _candidate(f"capstone-event:{game}:{label}:{n}:{k}", secret)
+            if seed in chosen or seed in avoid:
+                continue
+            if solve(game, config, seed, node_limit=DAILY_NODE_LIMIT).winnable:
+                chosen.append(seed)
+                break
+        else:
+            raise RuntimeError(f"no winnable {game} deal among {DAILY_CANDIDATES} candidates: {label} #{n}")
+    return chosen
 
 
 # Last: the hint module builds on the solver above (LP-7: it reads the view, never a state).

@@ -1,10 +1,13 @@
-"""``manage.py seed_demo_series``: the casual series ``make run`` shows a newcomer, of the
-game whose spec has a ``demo_series`` (Triad).
+"""``manage.py seed_demo_series``: the casual series ``make run`` shows a newcomer: one of the
+table game whose spec has a ``demo_series`` (Triad), and an hourly par match (PY-8, TN-8)
+of each solitaire game that has one (Pyramid).
 
-Its first edition starts a few minutes after the first start-up and one follows every ten
-minutes, bots filling the places left, so someone trying the site sees a tournament taking
-entries, starting and running to its champion by itself. Run at every start-up: the series
-(and the system user it belongs to) is created once, and later runs change nothing.
+The Triad series' first edition starts a few minutes after the first start-up and one
+follows every ten minutes, bots filling the places left, so someone trying the site sees a
+tournament taking entries, starting and running to its champion by itself. The par match
+opens on the hour for 50 minutes: anyone may enter while it is open. Run at every start-up:
+the series (and the system user they belong to) are created once, and later runs change
+nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from tournaments.series import schedule_editions
 OWNER = "capstone"
 EVERY = 10
 FIRST_AFTER = 3 * MINUTE
+PAR_MATCH_WINDOW = 50
 
 
 def first_minute(now: dt.datetime) -> int:
@@ -45,6 +49,21 @@ class Command(BaseCommand):
                 owner = User(username=OWNER)
                 owner.set_unusable_password()  # the site's own account: nobody logs in as it
                 owner.save()
+            for solitaire in kinds.SOLITAIRE:
+                if solitaire.match is not None:
+                    Series.objects.get_or_create(
+                        name=f"Hourly {solitaire.name} {solitaire.match.name.lower()}",
+                        defaults={
+                            "owner": owner,
+                            "game": solitaire.slug,
+                            "format": Tournament.Format.PAR_MATCH,
+                            "window_minutes": PAR_MATCH_WINDOW,
+                            "max_entrants": 1000,
+                            "repeat": Series.Repeat.HOURLY,
+                            "minute": 0,
+                            "opens_minutes": 60,
+                        },
+                    )
             series, created = Series.objects.get_or_create(
                 name=f"{spec.name} every {EVERY}",
                 defaults={
