@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from accounts.models import User
+from accounts.validators import USERNAME_MAX, USERNAME_MIN, USERNAME_RULE, validate_new_username_length
 
 
 class SignupForm(UserCreationForm):
@@ -22,7 +23,19 @@ class SignupForm(UserCreationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["username"].widget.attrs.update({"autocomplete": "username", "autofocus": True})
+        username = self.fields["username"]
+        # The model field allows 150 characters (older accounts have such names); new ones are
+        # held to the shorter rule here, with the rule said up front.
+        username.validators.append(validate_new_username_length)
+        username.help_text = USERNAME_RULE
+        username.widget.attrs.update(
+            {
+                "autocomplete": "username",
+                "autofocus": True,
+                "minlength": str(USERNAME_MIN),
+                "maxlength": str(USERNAME_MAX),
+            }
+        )
         self.fields["email"].widget.attrs.update({"autocomplete": "email"})
 
     def clean_username(self) -> str:

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
@@ -8,6 +9,13 @@ urlpatterns = [
     path("accounts/profile/", views.edit_profile, name="edit_profile"),
     path("accounts/notices/read/", views.read_notices, name="read_notices"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    # Without the sites framework Django names the site by the request's host ("Reset your
+    # 127.0.0.1:8000 password"); the mail names Capstone, its link still uses the host.
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(extra_email_context={"site_name": settings.SITE_NAME}),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("u/<str:username>/", views.profile, name="profile"),
 ]

@@ -1,7 +1,15 @@
-"""The rules page: docs/rules.md rendered once per process."""
+"""The rules page: docs/rules.md rendered once per process, for players.
+
+docs/rules.md is also the developers' reference, so the page leaves out what is only for them:
+the "For developers: ..." sections, the notes about RULES.md, and the rule ids in the text
+("Hand ranking (TR-12)"). Each id stays as a link target (``/rules/#TR-12``), on its heading
+when one names it. Wide tables scroll inside their own box, not the page.
+"""
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as etree
 from functools import cache
 
 import markdown
@@ -10,13 +18,102 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
+from markdown.extensions import Extension
+from markdown.treeprocessors import Treeprocessor
+
+DEVELOPER_HEADING = re.compile(r"^For developers\b")
+DEVELOPER_NOTE = re.compile(r"^The rule ids\b")
+"""A paragraph that explains the ids to developers (``The rule ids (`TR-1` ...) are ...``)."""
+RULE_IDS = re.compile(r"\s*\(((?:[A-Z]{2}-\d+)(?:,\s*[A-Z]{2}-\d+)*)\)")
+RULES_MD = re.compile(r"\s*\(RULES\.md[^)]*\)")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+BLOCKS = (*HEADINGS, "p", "li", "td", "th", "dt", "dd", "blockquote")
+
+
+def _level(element: etree.Element) -> int:
+    return int(element.tag[1]) if element.tag in HEADINGS else 0
+
+
+class PlayersOnly(Treeprocessor):
+    """Runs after the inline patterns (the text is final) and before the table of contents
+    (the headings' slugs are made from their text without the ids)."""
+
+    def run(self, root: etree.Element) -> None:
+        self._drop_developer_parts(root)
+        self._anchor_rule_ids(root)
+        self._wrap_tables(root)
+
+    def _drop_developer_parts(self, root: etree.Element) -> None:
+        dropping_below = 0  # inside a developers' section: the heading level it started at
+        for element in list(root):
+            level = _level(element)
+            if dropping_below and (not level or level > dropping_below):
+                root.remove(element)
+                continue
+            dropping_below = 0
+            text = "".join(element.itertext()).strip()
+            if level and DEVELOPER_HEADING.match(text):
+                dropping_below = level
+                root.remove(element)
+            elif element.tag == "p" and DEVELOPER_NOTE.match(text):
+                root.remove(element)
+
+    def _anchor_rule_ids(self, root: etree.Element) -> None:
+        parent = {child: element for element in root.iter() for child in element}
+
+        def block_of(element: etree.Element) -> etree.Element:
+            while element.tag not in BLOCKS and element in parent:
+                element = parent[element]
+            return element
+
+        found: list[tuple[str, etree.Element]] = []  # (id, the block it was written in)
+
+        def strip(text: str | None, where: etree.Element) -> str | None:
+            if not text:
+                return text
+            for match in RULE_IDS.finditer(text):
+                found.extend((rule_id.strip(), block_of(where)) for rule_id in match.group(1).split(","))
+            return RULES_MD.sub("", RULE_IDS.sub("", text))
+
+        for element in list(root.iter()):
+            element.text = strip(element.text, element)
+            for child in element:
+                child.tail = strip(child.tail, element)
+
+        # One target per id: the heading that names it if there is one, else where it is first.
+        targets: dict[str, etree.Element] = {}
+        for rule_id, block in found:
+            if rule_id not in targets or (block.tag in HEADINGS and targets[rule_id].tag not in HEADINGS):
+                targets[rule_id] = block
+        for rule_id, block in reversed(targets.items()):
+            anchor = etree.Element("span", {"id": rule_id, "class": "rule-anchor"})
+            anchor.tail = block.text
+            block.text = None
+            block.insert(0, anchor)
+
+    def _wrap_tables(self, root: etree.Element) -> None:
+        for element in list(root.iter()):
+            for index, child in enumerate(list(element)):
+                if child.tag == "table":
+                    box = etree.Element("div", {"class": "table-scroll"})
+                    box.tail, child.tail = child.tail, None
+                    element.remove(child)
+                    box.append(child)
+                    element.insert(index, box)
+
+
+class PlayersOnlyExtension(Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        # Between "inline" (20) and "toc" (5); see PlayersOnly.
+        md.treeprocessors.register(PlayersOnly(md), "players_only", 15)
 
 
 @cache
 def rules_html() -> SafeString:
     text = (settings.BASE_DIR / "docs" / "rules.md").read_text(encoding="utf-8")
+    html = markdown.markdown(text, extensions=["tables", "toc", "sane_lists", PlayersOnlyExtension()])
     # Our own file, not user input: safe to mark as HTML.
-    return mark_safe(markdown.markdown(text, extensions=["tables", "toc", "sane_lists"]))
+    return mark_safe(html)
 
 
 @require_safe

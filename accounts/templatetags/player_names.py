@@ -1,0 +1,40 @@
+"""Names on pages: a long one is cut short by CSS (`.player-name` in static/css/site.css) and
+keeps its whole self in a title, shown on hover.
+
+New usernames have at most 20 characters (accounts.validators), but accounts made before that
+limit may have up to 150, and a name without spaces never wraps: left alone it widens the page.
+
+    {% load player_names %}
+    <a href="...">{{ entry.name|player_name }}</a>   a span that cuts the name short
+    <h1{{ person.username|name_title }}>...</h1>       only the title, for an element that cuts
+                                                     its text itself (with its own CSS)
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+register = template.Library()
+
+TITLE_FROM = 13
+"""Names of up to 12 characters fit every place a name is shown, so they need no title (and
+the page's HTML stays as it was for them); from 13 on one may be cut, depending on its letters."""
+
+
+@register.filter
+def player_name(name: object) -> SafeString:
+    text = str(name)
+    if len(text) < TITLE_FROM:
+        return format_html('<span class="player-name">{}</span>', text)
+    return format_html('<span class="player-name" title="{}">{}</span>', text, text)
+
+
+@register.filter
+def name_title(name: object) -> SafeString:
+    """`` title="..."`` (with its leading space) for a long name, else nothing."""
+    text = str(name)
+    if len(text) < TITLE_FROM:
+        return SafeString("")
+    return format_html(' title="{}"', text)
