@@ -6,33 +6,65 @@ from functools import cache
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 from games.engine.base import MAX_SEED
 from games.kinds.spec import SolitaireSpec
+from games.services import MAX_DEAL_NUMBER
 
 DEAL_CHOICES = [
     ("random", "A random deal"),
     ("winnable", "A random deal that can be won"),
     ("number", "The deal with the number below"),
 ]
+# Random deals are numbered up to MAX_DEAL_NUMBER, but any seed deals: a shared or
+# imported game's number may be far larger.
+DEAL_NUMBER_RANGE = (
+    f"A deal number is a whole number from 0 to {MAX_SEED:,} (random deals are numbered "
+    f"1 to {MAX_DEAL_NUMBER:,}): the same number always deals the same cards."
+)
 
 
 class DealForm(forms.Form):
-    """Which deal to play: shared by every solitaire game."""
+    """Which deal to play: shared by every solitaire game. A typed number is that deal,
+    whichever radio button is picked: typing 42 and getting a random deal surprised players."""
 
-    deal = forms.ChoiceField(choices=DEAL_CHOICES, initial="random", widget=forms.RadioSelect, label="Deal")
+    deal = forms.ChoiceField(
+        choices=DEAL_CHOICES, initial="random", required=False, widget=forms.RadioSelect, label="Deal"
+    )
     number = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=MAX_SEED,
         label="Deal number",
-        help_text="Share a deal by its number: everyone gets the same cards.",
+        help_text=(
+            "Type a number to play that deal, or leave it empty for a random one. Share a deal "
+            "by its number: everyone gets the same cards."
+        ),
+        error_messages={
+            "invalid": DEAL_NUMBER_RANGE,
+            "min_value": DEAL_NUMBER_RANGE,
+            "max_value": DEAL_NUMBER_RANGE,
+        },
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.is_bound and str(self.data.get("number", "")).strip():
+            # Shown again (with an error), the form says which deal it would have dealt.
+            data = QueryDict(mutable=True)
+            data.update(self.data)
+            data["deal"] = "number"
+            self.data = data
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        if data.get("deal") == "number" and data.get("number") is None:
+        if data.get("number") is not None:
+            data["deal"] = "number"
+        elif not data.get("deal"):
+            data["deal"] = "random"
+        elif data.get("deal") == "number" and "number" not in self.errors:
             self.add_error("number", "Type the number of the deal you want to play.")
         return data
 

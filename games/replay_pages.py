@@ -1,7 +1,9 @@
 """Replay pages: any finished game step by step, downloads and imports.
 
-``?step=N`` keeps the moment in the address (shareable); ``?view=all`` or ``?view=<seat>``
-picks the perspective of a finished multiplayer game. htmx asks for the step partial only.
+A finished game's replay opens at the deal (step 0) unless ``?step=N`` (or ``#step-N``, which
+replay.js reads) names a moment, and ``?step=N`` keeps the moment in the address (shareable);
+``?view=all`` or ``?view=<seat>`` picks the perspective of a finished multiplayer game. htmx
+asks for the step partial only.
 """
 
 from __future__ import annotations
@@ -28,9 +30,13 @@ MAX_IMPORT_BYTES = 2_000_000
 
 
 def _step(request: HtmxHttpRequest, source: replays.ReplaySource) -> int:
+    """The step the address names, else the deal: opening at the end would show the result
+    before the viewer has watched a move. A game still being played opens at its latest step,
+    as its spectators see it (it has no result to give away)."""
     value = request.GET.get("step", "")
     step = whole_number(value, signed=True)
-    step = source.steps if step is None else step
+    if step is None:
+        step = 0 if source.finished else source.steps
     return max(0, min(step, source.steps))
 
 

@@ -1,7 +1,9 @@
 """Pages of the games app. Views parse the request, call one service or selector, render.
 
 A solitaire page works with htmx: a move, undo or hint re-renders only the game
-(``games/partials/solitaire_game.html``); without JavaScript the same forms post and
+(``games/partials/solitaire_game.html``), with its status bar and its message line swapped
+out of band (``solitaire_update.html``): the message line (``role=status``) stays in the page,
+so a screen reader announces what each move did. Without JavaScript the same forms post and
 redirect back to the page.
 
 GET writes nothing: no game, daily deal or session row (``_viewer`` reads the visitor's
@@ -34,11 +36,16 @@ from games import kinds, selectors, services
 from games.errors import GameError, StaleVersion
 from games.forms import new_game_form
 from games.kinds.solitaire import waste_top
+from games.kinds.solitaire_words import end_reason, said_after
 from games.models import DailyChallenge, GameRecord
 from games.players import SESSION_TOKEN, Player
 from games.state_cache import current_state
 
 SOLUTION_TIME_LIMIT_S = 10.0
+END_PANEL_SOLVE_S = 2.0
+"""The solver's time on the move that loses a game, so its end panel can say whether the deal
+could be won; nearly every deal is decided in milliseconds (docs/benchmarks.md). Left
+undecided, the panel offers the solution page, which tries for longer."""
 UNDECIDED_CACHE_S = 600
 """How long a deal the solver could not decide in its time is left alone before a retry."""
 HINT_RATE = "10/m"
@@ -129,7 +136,11 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
     # LP-6: a daily deal whose day is not over shows no number (it is the seed, which
     # decides every hidden card: LP-3), and offers no undo, hint or winning line.
     deal_public = not selectors.deal_is_secret(record.game, record.seed)
+    verdict = known_verdict(record) if record.is_over and not record.won and deal_public else None
     return {
+        "end_reason": end_reason(spec, view),
+        # None: not known yet (the page offers to ask the solver); a GET never runs it.
+        "winnable": None if verdict is None else verdict.winnable,
         "record": record,
         "info": spec,
         "view": view,
@@ -163,7 +174,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return _closed(request, reason)
     context = _game_context(record, viewer)
     if request.htmx:
-        return render(request, "games/partials/solitaire_game.html", context)
+        return render(request, "games/partials/solitaire_update.html", context)
     return render(request, "games/solitaire.html", context)
 
 
@@ -174,13 +185,19 @@ def _expected_version(request: HtmxHttpRequest) -> int:
         raise StaleVersion("This page is out of date: it has been reloaded as the game stands.") from None
 
 
-def _after_change(request: HtmxHttpRequest, game_id: int, *, error: str = "", hint: str = "") -> HttpResponse:
-    """The refreshed game for htmx; a redirect back to the page for a plain form post."""
+def _after_change(
+    request: HtmxHttpRequest, game_id: int, *, error: str = "", hint: str = "", said: str = ""
+) -> HttpResponse:
+    """The refreshed game for htmx, its message line saying ``said`` (what the move did), the
+    hint or the error; a redirect back to the page for a plain form post."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         if hint:
-            messages.info(request, f"Hint: {hint}")
+            advice = kinds.get_solitaire(_solitaire_record(game_id).game).describe_action(hint)
+            messages.info(request, f"Hint: {advice}")
+        if said:
+            messages.info(request, said)
         return redirect("game", game_id=game_id)
     record = _solitaire_record(game_id)
     player = Player.from_request(request)
@@ -190,8 +207,10 @@ def _after_change(request: HtmxHttpRequest, game_id: int, *, error: str = "", hi
         return _closed(request, reason)
     spec = kinds.get_solitaire(record.game)
     words, cards = (spec.describe_action(hint), spec.action_cards(hint)) if hint else ("", ())
-    context = _game_context(record, player, error=error, hint=hint, hint_words=words, hint_cards=cards)
-    return render(request, "games/partials/solitaire_game.html", context)
+    context = _game_context(
+        record, player, error=error, hint=hint, hint_words=words, hint_cards=cards, said=said
+    )
+    return render(request, "games/partials/solitaire_update.html", context)
 
 
 def _change(
@@ -207,7 +226,23 @@ def _change(
         )
     except GameError as exc:
         return _after_change(request, game_id, error=str(exc))
-    return _after_change(request, game_id, hint=result if isinstance(result, str) else "")
+    if isinstance(result, str):
+        return _after_change(request, game_id, hint=result)
+    return _after_change(request, game_id, said=_said(service, result))
+
+
+def _said(service: Callable[..., Any], result: services.MoveResult) -> str:
+    """What a move or an undo did, for the message line; a lost game's verdict is settled
+    here (on the POST) so that its end panel, read by GETs, can say whether it could be won."""
+    record = result.record
+    public = record.deck is None and not selectors.deal_is_secret(record.game, record.seed)
+    if record.is_over and not record.won and public:
+        winning_line(record.game, record.config, record.seed, time_limit=END_PANEL_SOLVE_S)
+    if service is services.undo:
+        return "Took back the last move."
+    spec = kinds.get_solitaire(record.game)
+    last = record.actions.order_by("-seq").values_list("text", flat=True).first()
+    return said_after(spec, last, spec.engine.view(result.state, 0)) if last else ""
 
 
 @require_POST
@@ -251,21 +286,38 @@ class WinningLine:
     line: list[str]
 
 
-def winning_line(game: str, config: dict[str, Any], seed: int) -> WinningLine:
+def _solution_key(game: str, config: dict[str, Any], seed: int) -> str:
+    digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
+    return f"solution:{game}:{seed}:{digest}"
+
+
+def known_verdict(record: GameRecord) -> WinningLine | None:
+    """The solver's cached verdict on a game's deal, or None if it has none yet (no solver
+    run: a page only reads). A game dealt from its own deck has no deal number to judge."""
+    if record.deck is not None:
+        return None
+    cached = cache.get(_solution_key(record.game, record.config, record.seed))
+    return WinningLine(bool(cached), cached) if isinstance(cached, list) else None
+
+
+def winning_line(
+    game: str, config: dict[str, Any], seed: int, time_limit: float = SOLUTION_TIME_LIMIT_S
+) -> WinningLine:
     """The solver's verdict and winning line for a deal, cached: a verdict for good, an
-    undecided deal for ``UNDECIDED_CACHE_S`` (each try may take ``SOLUTION_TIME_LIMIT_S``)."""
+    undecided deal for ``UNDECIDED_CACHE_S`` (each try may take ``SOLUTION_TIME_LIMIT_S``;
+    a shorter try that runs out is not remembered, so the full one still runs)."""
     from games.engine.solver import solve
 
-    digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
-    key = f"solution:{game}:{seed}:{digest}"
+    key = _solution_key(game, config, seed)
     cached = cache.get(key)
     if isinstance(cached, list):  # a verdict: the line, empty for a deal that cannot be won
         return WinningLine(bool(cached), cached)
     if cached == "undecided":
         return WinningLine(None, [])
-    solution = solve(game, config=config, seed=seed, time_limit=SOLUTION_TIME_LIMIT_S)
+    solution = solve(game, config=config, seed=seed, time_limit=time_limit)
     if solution.winnable is None:
-        cache.set(key, "undecided", timeout=UNDECIDED_CACHE_S)
+        if time_limit >= SOLUTION_TIME_LIMIT_S:
+            cache.set(key, "undecided", timeout=UNDECIDED_CACHE_S)
         return WinningLine(None, [])
     line = list(solution.actions) if solution.winnable else []
     cache.set(key, line, timeout=None)

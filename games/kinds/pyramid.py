@@ -7,9 +7,10 @@ from typing import Any
 
 from games.engine.base import Move
 from games.engine.pyramid import PyramidView
-from games.engine.solitaire_common import SolitaireOutcome
+from games.engine.solitaire_common import SolitaireOutcome, and_list
 from games.kinds import solitaire
 from games.kinds.option_forms import OptionField
+from games.kinds.solitaire_words import PlayCell, capital, card_words, play_cell
 from games.kinds.spec import SolitaireSpec, SoloMatchRule
 from games.kinds.words import Step, card_name, sentence
 
@@ -28,15 +29,41 @@ def _removed(cards: Sequence[str]) -> str:
     return f"{card_name(cards[0])} removed"
 
 
-def _cells(view: PyramidView) -> list[solitaire.Cell]:
+def _usable(view: PyramidView) -> set[str]:
+    """The cards a click may pick: the free ones, and with PY-6 ``overlap_pairs`` a covered
+    card whose one covering card is its partner (the engine lists that pair among the moves)."""
+    return set(view.available) | {card for move in view.moves for card in move.cards}
+
+
+def _covering(view: PyramidView, row: int, index: int) -> list[str]:
+    below = view.tableau[row + 1] if row + 1 < len(view.tableau) else ()
+    return [slot.card for slot in below if slot.index in (index, index + 1) and slot.card is not None]
+
+
+def _cells(view: PyramidView) -> list[PlayCell]:
     rows = len(view.tableau)
-    available = set(view.available)
-    return [
-        solitaire.cell(slot.index + (rows - 1 - slot.row) / 2, slot.row, slot.card, slot.card in available)
-        for row in view.tableau
-        for slot in row
-        if slot.card is not None
-    ]
+    usable = _usable(view)
+    cells = []
+    for row in view.tableau:
+        for slot in row:
+            if slot.card is None:
+                continue
+            free = slot.card in usable
+            why = ""
+            if not free and not view.over:
+                covering = _covering(view, slot.row, slot.index)
+                why = f"{capital(card_words(slot.card))} is not free: " + (
+                    f"{_cards(covering)} {'lies' if len(covering) == 1 else 'lie'} on it."
+                    if covering
+                    else "it cannot be used now."
+                )
+            x = slot.index + (rows - 1 - slot.row) / 2
+            cells.append(play_cell(solitaire.cell(x, slot.row, slot.card, free), why))
+    return cells
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " and ".join(card_words(card) for card in cards)
 
 
 class PyramidSpec(SolitaireSpec):
@@ -81,8 +108,11 @@ class PyramidSpec(SolitaireSpec):
     def board(self, view: PyramidView) -> dict[str, Any]:
         rows = len(view.tableau)
         stock_top = view.stock_top
+        usable = _usable(view)
+        waste_why = "" if view.waste_top_available else "Waste cards can't be used in this game."
         return {
             "cells": _cells(view),
+            "waste_why": "" if view.over else waste_why,
             "width": rows,
             "height": rows + 1,
             "reserve": [
@@ -91,7 +121,7 @@ class PyramidSpec(SolitaireSpec):
                 if c is not None
             ],
             "stock_top": stock_top and solitaire.card_picture(stock_top),
-            "stock_available": stock_top in view.available,
+            "stock_available": stock_top in usable,
         }
 
     def extra_stats(self, view: PyramidView) -> list[tuple[str, str]]:
@@ -99,10 +129,50 @@ class PyramidSpec(SolitaireSpec):
         return [("Pass", f"{view.pass_number}/{'∞' if left is None else view.pass_number + left}")]
 
     def describe_action(self, text: str) -> str:
+        """What to do, as a hint or a winning line's step says it."""
         move: Move = self.engine.parse_action(text).move()
         if move.kind != "remove":
             return solitaire.PLAIN_ACTIONS[move.text]
-        return _removed(move.cards)
+        if len(move.cards) == 2:
+            return f"Pair {card_words(move.cards[0])} with {card_words(move.cards[1])}"
+        return f"Remove {card_words(move.cards[0])}"
+
+    def did(self, text: str, post: PyramidView) -> str:
+        """What a move did, as the status line says it after the move."""
+        move: Move = self.engine.parse_action(text).move()
+        if move.kind == "remove":
+            if len(move.cards) == 2:
+                return f"Paired {card_words(move.cards[0])} with {card_words(move.cards[1])}"
+            return f"Removed {card_words(move.cards[0])}"
+        if move.kind == "draw":
+            return f"Drew {card_words(post.waste_top)}" if post.waste_top else "Drew from the stock"
+        if move.kind == "redeal":
+            limit = post.config["redeals"]
+            passes = f"pass {post.pass_number}" + ("" if limit is None else f" of {limit + 1}")
+            verb = "Turned the waste over"
+            if post.config["reshuffle"]:
+                verb = "Shuffled the waste into a new stock"
+            return f"{verb}: {passes}"
+        return "Resigned"
+
+    def end_reason(self, view: PyramidView) -> str:
+        outcome = view.outcome
+        if outcome is None:
+            return ""
+        if outcome.won:
+            return "All 52 cards are removed." if outcome.reason == "cleared" else "The pyramid is cleared."
+        if outcome.reason == "resigned":
+            return "You resigned."
+        if outcome.reason == "idle_pass":
+            return (
+                "A whole pass through the stock removed no card: with unlimited redeals, "
+                "each pass must remove one (PY-5)."
+            )
+        reasons = ["the stock is spent"]
+        if view.waste and view.redeals_left == 0:
+            reasons.append("no redeal is left" if view.config["redeals"] else "this game allows no redeal")
+        reasons.append("no free cards make 13")
+        return f"No moves left: {and_list(reasons)}."
 
     def narrate(self, step: Step) -> str:
         pre, post, text = step.pre, step.post, str(step.action)

@@ -7,9 +7,10 @@ from typing import Any
 
 from games.engine.base import Move
 from games.engine.solitaire_common import and_list
-from games.engine.tripeaks import TriPeaksView
+from games.engine.tripeaks import TriPeaksCell, TriPeaksView
 from games.kinds import solitaire
 from games.kinds.option_forms import OptionField
+from games.kinds.solitaire_words import PlayCell, capital, card_words, play_cell
 from games.kinds.spec import SolitaireSpec
 from games.kinds.words import Step, card_name, sentence
 
@@ -32,6 +33,21 @@ def _end(post: TriPeaksView) -> str:
     )
 
 
+def _why(view: TriPeaksView, slot: TriPeaksCell) -> str:
+    """Why a face-up card cannot be played now, or "" if it can (or the game is over)."""
+    if slot.card is None or slot.playable or view.over:
+        return ""
+    card = capital(card_words(slot.card))
+    if not slot.free:
+        return f"{card} is not free: a card still lies on it."
+    return f"{card} is not one rank above or below {card_words(view.waste_top)} on the waste."
+
+
+def _cell(view: TriPeaksView, slot: TriPeaksCell) -> PlayCell:
+    cell = solitaire.cell(_x(slot.row, slot.index), slot.row, slot.card, slot.playable)
+    return play_cell(cell, _why(view, slot))
+
+
 class TriPeaksSpec(SolitaireSpec):
     slug = "tripeaks"
     name = "Tri-Peaks"
@@ -42,12 +58,7 @@ class TriPeaksSpec(SolitaireSpec):
     option_fields = (OptionField("face_up", "All cards face up"),)
 
     def board(self, view: TriPeaksView) -> dict[str, Any]:
-        cells = [
-            solitaire.cell(_x(slot.row, slot.index), slot.row, slot.card, slot.playable)
-            for row in view.layout
-            for slot in row
-            if not slot.removed
-        ]
+        cells = [_cell(view, slot) for row in view.layout for slot in row if not slot.removed]
         return {"cells": cells, "width": 10, "height": 5}
 
     def action_cards(self, text: str) -> tuple[str, ...]:
@@ -58,7 +69,29 @@ class TriPeaksSpec(SolitaireSpec):
         move: Move = self.engine.parse_action(text).move()
         if move.kind != "play":
             return solitaire.PLAIN_ACTIONS[move.text]
-        return f"{card_name(move.cards[0])} played onto the waste"
+        return f"Move {card_words(move.cards[0])} to the waste"
+
+    def did(self, text: str, post: TriPeaksView) -> str:
+        """What a move did, as the status line says it after the move."""
+        move: Move = self.engine.parse_action(text).move()
+        if move.kind == "play":
+            return f"Moved {card_words(move.cards[0])} to the waste: a run of {post.run}"
+        if move.kind == "draw":
+            return f"Drew {card_words(post.waste_top)} from the stock"
+        return "Resigned"
+
+    def end_reason(self, view: TriPeaksView) -> str:
+        outcome = view.outcome
+        if outcome is None:
+            return ""
+        if outcome.won:
+            return "All three peaks are cleared."
+        if outcome.reason == "resigned":
+            return "You resigned."
+        return (
+            f"No moves left: the stock is spent and no free card is one rank above or below "
+            f"{card_words(view.waste_top)} on the waste."
+        )
 
     def narrate(self, step: Step) -> str:
         pre, post, text = step.pre, step.post, str(step.action)

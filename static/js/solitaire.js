@@ -1,11 +1,18 @@
 // Solitaire play: picks cards, sends moves through htmx, keyboard shortcuts, the clock.
 // The server is the referee: this script never decides whether a move is legal; it
 // sends the cards a click picked (a card, and for a pair its partner) or a button's move
-// ("draw"), and shows the answer. The engine turns picked cards into its move.
+// ("draw"), and shows the answer. The engine turns picked cards into its move. A card the
+// server marked as unusable now (no "is-available", a "data-why") is not picked: its reason
+// is said instead, in the message line.
+//
+// The board's cards are one Tab stop (a roving tabindex): the arrow keys move between
+// them, Home and End go to the first and last, Tab leaves the board.
 (function () {
   "use strict";
 
   let selected = null; // the card text waiting for a partner (Pyramid)
+  let roving = null; // the card text holding the board's Tab stop
+  let refocus = null; // what had the focus when a move was sent, to give it back after the swap
   // Not a class on #game: htmx's settle step copies the old element's classes onto the
   // new one for a moment after each swap, which would drop a quick next keypress.
   let inFlight = false;
@@ -19,6 +26,7 @@
     if (!root || root.dataset.canPlay !== "1" || inFlight) return;
     selected = null;
     inFlight = true;
+    refocus = focusKey(document.activeElement);
     root.classList.add("is-busy");
     htmx.ajax("POST", url, { target: "#game", swap: "outerHTML", values: values });
   }
@@ -46,6 +54,18 @@
     post(form.getAttribute("action"), Object.fromEntries(new FormData(form)));
   });
 
+  // The message line is a live region that stays in the page: changing its words is what
+  // a screen reader announces.
+  function say(text, kind) {
+    const line = document.getElementById("game-message");
+    if (!line) return;
+    const p = document.createElement("p");
+    p.className = "game-message" + (kind ? " " + kind : "");
+    p.dataset.testid = "message";
+    p.textContent = text;
+    line.replaceChildren(p);
+  }
+
   function markSelection() {
     const root = game();
     if (!root) return;
@@ -56,14 +76,20 @@
     });
   }
 
-  function pick(card) {
+  function pick(button) {
     const root = game();
+    const card = button.dataset.card;
+    if (!button.classList.contains("is-available")) {
+      say(button.dataset.why || button.getAttribute("aria-label") + ": this card can't be used now.", "is-error");
+      return;
+    }
     if (root.dataset.pairs !== "1") { sendCards(card); return; }
-    if (selected === card) { selected = null; markSelection(); return; }
+    if (selected === card) { selected = null; markSelection(); say("Picked nothing."); return; }
     if (selected) { sendCards(selected, card); return; }
     if (isKing(card)) { sendCards(card); return; }
     selected = card;
     markSelection();
+    say("Picked " + button.getAttribute("aria-label") + ": now pick a card to make 13 with it.");
   }
 
   document.addEventListener("click", function (event) {
@@ -72,21 +98,76 @@
     const action = event.target.closest("[data-action]");
     if (action && !action.disabled) { send(action.dataset.action); return; }
     const card = event.target.closest("button[data-card]");
-    if (card && !card.disabled) pick(card.dataset.card);
+    if (card && !card.disabled) pick(card);
   });
 
-  function cardButtons() {
+  // The board: every card the player may look at, in reading order (the layout row by
+  // row, then the piles).
+  function boardCards() {
     const root = game();
-    return root ? Array.from(root.querySelectorAll("button[data-card]:not([disabled])")) : [];
+    return root ? Array.from(root.querySelectorAll(".felt button[data-card]:not([disabled])")) : [];
   }
 
-  function moveFocus(step) {
-    const buttons = cardButtons().filter(function (b) { return b.classList.contains("is-available"); });
-    if (!buttons.length) return;
-    const at = buttons.indexOf(document.activeElement);
-    const next = at < 0 ? 0 : (at + step + buttons.length) % buttons.length;
-    buttons[next].focus();
+  function rove(target) {
+    boardCards().forEach(function (b) { b.tabIndex = b === target ? 0 : -1; });
+    roving = target ? target.dataset.card : null;
   }
+
+  // The Tab stop goes to the card that had it, else the first card that can be played.
+  function settleRoving() {
+    const cards = boardCards();
+    const keep = cards.find(function (b) { return b.dataset.card === roving; });
+    const target = keep || cards.find(function (b) { return b.classList.contains("is-available"); }) || cards[0];
+    rove(target || null);
+    return target;
+  }
+
+  function centre(el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+
+  // Up and Down go to the nearest row above or below, then to the nearest card in it.
+  function vertical(cards, from, down) {
+    const here = centre(from);
+    let best = null;
+    let bestRow = Infinity;
+    let bestDx = Infinity;
+    cards.forEach(function (b) {
+      if (b === from) return;
+      const c = centre(b);
+      const dy = down ? c.y - here.y : here.y - c.y;
+      if (dy < 4) return;
+      const dx = Math.abs(c.x - here.x);
+      if (dy < bestRow - 4 || (Math.abs(dy - bestRow) <= 4 && dx < bestDx)) {
+        if (dy < bestRow - 4) bestRow = dy;
+        best = b;
+        bestDx = dx;
+      }
+    });
+    return best;
+  }
+
+  function moveInBoard(key, from) {
+    const cards = boardCards();
+    if (!cards.length) return false;
+    const at = cards.indexOf(from);
+    let target = null;
+    if (at < 0) target = settleRoving();
+    else if (key === "arrowright") target = cards[(at + 1) % cards.length];
+    else if (key === "arrowleft") target = cards[(at - 1 + cards.length) % cards.length];
+    else if (key === "home") target = cards[0];
+    else if (key === "end") target = cards[cards.length - 1];
+    else target = vertical(cards, from, key === "arrowdown") || from;
+    rove(target);
+    target.focus();
+    return true;
+  }
+
+  document.addEventListener("focusin", function (event) {
+    const card = event.target.closest && event.target.closest(".felt button[data-card]");
+    if (card && game() && game().contains(card)) rove(card);
+  });
 
   function clickKey(key) {
     const root = game();
@@ -103,21 +184,39 @@
       return;
     }
     const key = event.key.toLowerCase();
-    if (key === "arrowright" || key === "arrowdown") { moveFocus(1); event.preventDefault(); return; }
-    if (key === "arrowleft" || key === "arrowup") { moveFocus(-1); event.preventDefault(); return; }
-    if (key === "escape") { selected = null; markSelection(); return; }
+    const onCard = event.target.closest(".felt button[data-card]");
+    const arrows = ["arrowright", "arrowleft", "arrowup", "arrowdown"];
+    // Arrows elsewhere on the page bring the focus to the board; Home and End only move in it.
+    if ((arrows.includes(key) || (onCard && (key === "home" || key === "end"))) && moveInBoard(key, onCard)) {
+      event.preventDefault();
+      return;
+    }
+    if (key === "escape") { if (selected) say("Picked nothing."); selected = null; markSelection(); return; }
     if (key === "/") { const input = document.getElementById("move-input"); if (input) { input.focus(); event.preventDefault(); } return; }
     if (["d", "r", "u", "h", "n"].includes(key) && clickKey(key)) event.preventDefault();
   });
 
   document.addEventListener("htmx:afterRequest", function () { inFlight = false; });
 
-  // After each swap: keep the hint visible on the board and restore keyboard focus.
+  // What had the focus, as something the new board may hold again: the same card, the same
+  // button (by its key or action), or the move field.
+  function focusKey(el) {
+    const root = game();
+    if (!el || !root || !root.contains(el)) return null;
+    if (el.dataset.card) return '.felt button[data-card="' + el.dataset.card + '"]';
+    if (el.dataset.key) return '[data-key="' + el.dataset.key + '"]';
+    if (el.dataset.action) return '[data-action="' + el.dataset.action + '"]';
+    if (el.id) return "#" + el.id;
+    return null;
+  }
+
+  // After each swap: keep the hint visible on the board, settle the board's Tab stop and
+  // give the focus back where it was (or to the board, rather than let it fall to <body>).
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target.id !== "game" && !(event.detail.elt && event.detail.elt.id === "game")) return;
     const root = game();
     if (!root) return;
-    const hint = root.querySelector("[data-hint]");
+    const hint = document.querySelector("#game-message [data-hint]");
     if (hint) {
       hint.dataset.hintCards.split(" ").filter(Boolean).forEach(function (card) {
         const el = root.querySelector('button[data-card="' + card + '"]');
@@ -128,8 +227,12 @@
         if (el) el.classList.add("is-hinted");
       }
     }
-    const first = cardButtons().find(function (b) { return b.classList.contains("is-available"); });
-    if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
+    const boardTarget = settleRoving();
+    const lost = document.activeElement === document.body || !document.activeElement;
+    const back = refocus && root.querySelector(refocus + ":not([disabled])");
+    refocus = null;
+    if (back && lost) back.focus({ preventScroll: true });
+    else if (boardTarget && lost) boardTarget.focus({ preventScroll: true });
     startClock();
   });
 
@@ -150,5 +253,5 @@
     clockTimer = setInterval(tick, 1000);
   }
 
-  document.addEventListener("DOMContentLoaded", startClock);
+  document.addEventListener("DOMContentLoaded", function () { settleRoving(); startClock(); });
 })();
