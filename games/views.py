@@ -135,7 +135,8 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
     view = spec.engine.view(current_state(record), 0)
     # LP-6: a daily deal whose day is not over shows no number (it is the seed, which
     # decides every hidden card: LP-3), and offers no undo, hint or winning line.
-    deal_public = not selectors.deal_is_secret(record.game, record.seed)
+    secret = selectors.deal_secret_kind(record.game, record.seed)
+    deal_public = not secret
     verdict = known_verdict(record) if record.is_over and not record.won and deal_public else None
     return {
         "end_reason": end_reason(spec, view),
@@ -151,13 +152,14 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
         "elapsed": record.elapsed_seconds,
         "today": _today(),
         "deal_public": deal_public,
+        "secret": secret,
         "assists": record.kind == GameRecord.Kind.CASUAL and deal_public,
         **extra,
     }
 
 
 def _solitaire_record(game_id: int) -> GameRecord:
-    record = get_object_or_404(GameRecord.objects.select_related("daily"), pk=game_id)
+    record = get_object_or_404(GameRecord.objects.select_related("daily", "solo_match"), pk=game_id)
     if record.game not in kinds.SOLITAIRE_SLUGS:
         raise Http404("Live-table games are shown at their table.")
     return record

@@ -149,12 +149,14 @@ class SolitaireEventForm(forms.Form):
     Prefixed: it shares its page with the table tournaments' form."""
 
     prefix = "event"
-    name = forms.CharField(max_length=80, label="Name")
-    game = forms.ChoiceField(choices=[(spec.slug, spec.name) for spec in kinds.SOLITAIRE], label="Game")
+    name = forms.CharField(max_length=80, label="Event name")
+    game = forms.ChoiceField(
+        choices=[(spec.slug, spec.name) for spec in kinds.SOLITAIRE], label="Solitaire game"
+    )
     format = forms.ChoiceField(
         choices=[(value, FORMAT(value).label) for value in SOLITAIRE_FORMATS],
         initial=FORMAT.SOLITAIRE,
-        label="Format",
+        label="Event format",
         help_text="A par match is Pyramid's six deals with par scoring (PY-8); its game must have one.",
     )
     deal_count = forms.IntegerField(
@@ -172,9 +174,11 @@ class SolitaireEventForm(forms.Form):
         choices=[(n, f"up to {n} players") for n in (10, 50, 100, 500, 1000)],
         coerce=int,
         initial=100,
-        label="Size",
+        label="Event size",
     )
-    starts_in = forms.TypedChoiceField(choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Starts")
+    starts_in = forms.TypedChoiceField(
+        choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Event starts"
+    )
 
     def starts_at(self) -> dt.datetime:
         return timezone.now() + dt.timedelta(minutes=self.cleaned_data["starts_in"])

@@ -50,11 +50,11 @@ def play_until_finished(tournament_id: int, limit: float = 120) -> int:
 
 def schedule(page: Page, live_site: str, name: str, format_label: str, options: dict[str, str]) -> None:
     page.goto(live_site + "/tournaments/")
-    page.get_by_label("Name").fill(name)
+    page.get_by_label("Name", exact=True).fill(name)
     page.get_by_label("Size", exact=True).select_option(label="up to 4 players")
     page.get_by_label("Hands in the match (Triad)").fill("1")
     page.get_by_label("Bots fill the empty places at the start").check()
-    page.get_by_label("Format").select_option(label=format_label)
+    page.get_by_label("Format", exact=True).select_option(label=format_label)
     for label, value in options.items():
         field = page.get_by_label(label)
         if value == "check":

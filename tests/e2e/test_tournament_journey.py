@@ -62,7 +62,7 @@ def test_schedule_enter_start_follow_the_bracket_and_watch_a_match(live_site: st
     ivy, jon, kai = in_thread(make_people)
     host = logged_in_context(new_context, live_site, ivy).new_page()
     host.goto(live_site + "/tournaments/")
-    host.get_by_label("Name").fill("Browser cup")
+    host.get_by_label("Name", exact=True).fill("Browser cup")
     host.get_by_label("Size", exact=True).select_option(label="up to 4 players")
     host.get_by_label("Hands in the match (Triad)").fill("1")
     host.get_by_label("Bots fill the empty places at the start").check()
