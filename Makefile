@@ -5,6 +5,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 PORT ?= 8000
 HOST ?= 127.0.0.1
+WORKERS ?= 1
 
 .PHONY: run test lint typecheck install lock bench clean dev faults fuzz
 
@@ -13,7 +14,7 @@ HOST ?= 127.0.0.1
 run: $(STAMP)
 	$(VENV)/bin/python manage.py migrate --noinput --verbosity 0
 	$(VENV)/bin/python manage.py seed_demo_series
-	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
+	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
 test: $(STAMP) typecheck
 	$(VENV)/bin/python scripts/check_lock.py

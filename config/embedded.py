@@ -7,7 +7,12 @@ Celery worker and Celery beat. One that dies is started again; Ctrl-C stops them
 ``REDIS_URL`` or ``DATABASE_URL`` set, those are used instead and nothing is started for
 them.
 
-Usage: ``python -m config.embedded [--host 127.0.0.1] [--port 8000]``
+With ``--workers N`` (``make run WORKERS=N``) N daphne processes serve the one port: this
+process binds it and each daphne takes the listening socket by its file descriptor, so the
+kernel shares the connections out between them and a live table's sockets may sit in
+different processes (the Redis channel layer joins them).
+
+Usage: ``python -m config.embedded [--host 127.0.0.1] [--port 8000] [--workers 1]``
 """
 
 from __future__ import annotations
@@ -77,14 +82,18 @@ class Supervisor:
         self.env = env
         self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
         self.argvs: dict[str, list[str]] = {}
+        self.fds: dict[str, tuple[int, ...]] = {}
         self.restarts: dict[str, list[float]] = {}
 
-    def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+    def start(self, name: str, argv: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
         _log(f"starting {name}")
         # A new session per child: Ctrl-C reaches only us, and we stop each child in order.
-        process = subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, start_new_session=True)
+        process = subprocess.Popen(
+            argv, cwd=BASE_DIR, env=self.env, start_new_session=True, pass_fds=pass_fds
+        )
         self.children = [(n, p) for n, p in self.children if n != name] + [(name, process)]
         self.argvs[name] = argv
+        self.fds[name] = pass_fds
         return process
 
     def run_once(self, name: str, argv: list[str]) -> None:
@@ -108,7 +117,7 @@ class Supervisor:
             return False
         _log(f"{name} exited with code {code}; starting it again")
         time.sleep(RESTART_PAUSE_S)
-        self.start(name, self.argvs[name])
+        self.start(name, self.argvs[name], self.fds[name])
         return True
 
     def stop_all(self) -> None:
@@ -126,13 +135,40 @@ class Supervisor:
                 process.wait()
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The site's port, bound here and handed to each daphne: one port, several processes."""
+    listener = socket.create_server((host, port), backlog=1024)
+    listener.set_inheritable(True)
+    return listener
+
+
+def start_daphne(supervisor: Supervisor, bin_dir: Path, host: str, port: int, workers: int) -> None:
+    application = "config.asgi:application"
+    if workers == 1:
+        supervisor.start("daphne", [str(bin_dir / "daphne"), "-b", host, "-p", str(port), application])
+        return
+    # Kept open here for as long as we run: a daphne started again takes the same socket.
+    fd = listening_socket(host, port).detach()
+    for n in range(1, workers + 1):
+        argv = [str(bin_dir / "daphne"), "--fd", str(fd), application]
+        supervisor.start(f"daphne {n}", argv, pass_fds=(fd,))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("WORKERS", "1")),
+        help="daphne processes serving the port (HTTP and WebSockets)",
+    )
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers is 1 or more")
 
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
@@ -175,10 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         # Beat's first hourly run comes an hour after it starts, and pages never deal: so
         # today's daily deals are dealt here, before the site answers (a second or so).
         supervisor.run_once("dealing the daily challenges", [python, "manage.py", "create_daily_challenges"])
-        supervisor.start(
-            "daphne",
-            [str(bin_dir / "daphne"), "-b", args.host, "-p", str(args.port), "config.asgi:application"],
-        )
+        start_daphne(supervisor, bin_dir, args.host, args.port, args.workers)
         supervisor.start(
             "celery worker",
             [str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],

@@ -86,3 +86,58 @@ def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) 
     finally:
         stop_process(process, signal.SIGKILL)
         log.close()
+
+
+def daphnes_on(data_dir: Path) -> list[int]:
+    """The pids of the daphne processes that ``make run WORKERS=n`` started on ``data_dir``."""
+    found = subprocess.run(["pgrep", "-f", "daphne --fd"], capture_output=True, text=True).stdout.split()
+    return [int(pid) for pid in found if _ours(int(pid), data_dir)]
+
+
+def _ours(pid: int, data_dir: Path) -> bool:
+    try:
+        return f"CAPSTONE_DATA_DIR={data_dir}".encode() in Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return False
+
+
+def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Path) -> None:
+    port, redis_port = free_port(), free_port()
+    env = {
+        k: v
+        for k, v in child_env().items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS"}
+    }
+    env.update(CAPSTONE_DATA_DIR=str(tmp_path), CAPSTONE_REDIS_PORT=str(redis_port))
+    log = (tmp_path / "run.log").open("wb")
+    process = subprocess.Popen(
+        ["make", "run", f"PORT={port}", "WORKERS=2"],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        assert wait_until_healthy(port, seconds=120), (tmp_path / "run.log").read_text()[-3000:]
+        daphnes = daphnes_on(tmp_path)
+        assert len(daphnes) == 2, (tmp_path / "run.log").read_text()[-3000:]
+        # One dies: the other keeps the port answering, and the supervisor starts it again
+        # on the same socket.
+        os.kill(daphnes[0], signal.SIGKILL)
+        for _ in range(20):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=10) as response:
+                assert response.status == 200
+        deadline = time.monotonic() + 30
+        while len(daphnes_on(tmp_path)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(daphnes_on(tmp_path)) == 2
+        assert "daphne 1 exited with code" in (tmp_path / "run.log").read_text()
+        assert wait_until_healthy(port, seconds=30)
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=30)
+        time.sleep(0.5)
+        assert not port_is_listening(port) and not daphnes_on(tmp_path)
+    finally:
+        stop_process(process, signal.SIGKILL)
+        log.close()
