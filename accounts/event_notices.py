@@ -72,6 +72,51 @@ def pairings_out(tournament: Tournament, round_number: int, people: Iterable[Use
             )
 
 
+def event_open(tournament: Tournament, user: User, url: str) -> None:
+    """A solitaire event's window opened (or the person entered it late): their deals wait."""
+    notify(
+        user=user,
+        kind=Notice.Kind.EVENT_OPEN,
+        text=f"{tournament.name} is open: play your deals",
+        url=url,
+        key=f"event-open:{tournament.pk}",
+    )
+
+
+def event_results(tournament: Tournament, user: User, place: int, entrants: int) -> None:
+    notify(
+        user=user,
+        kind=Notice.Kind.RESULTS,
+        text=f"{tournament.name} is over: you placed {ordinal(place)} of {entrants}",
+        url=tournament.get_absolute_url(),
+        key=f"results:{tournament.pk}",
+    )
+
+
+def timed_out(table: Table, seq: int, user: User | None, said: str) -> None:
+    """The turn clock moved for a person (LP-1): they hear what it did in their name."""
+    if user is not None:
+        notify(
+            user=user,
+            kind=Notice.Kind.TIMED_OUT,
+            text=f"Time ran out at {table.get_game_display()} table {table.pk}: {said}",
+            url=table.get_absolute_url(),
+            key=f"timed-out:{table.pk}:{seq}",
+        )
+
+
+def rematch_asked(table: Table, asker: User, people: Iterable[User]) -> None:
+    """A rematch table is open: each other player of the last game is asked to sit again."""
+    for user in people:
+        notify(
+            user=user,
+            kind=Notice.Kind.REMATCH,
+            text=f"{asker.username} wants a rematch of {table.get_game_display()}: take your seat",
+            url=table.get_absolute_url(),
+            key=f"rematch:{table.pk}",
+        )
+
+
 def remind_entrants(now: dt.datetime | None = None) -> int:
     """Tells each person entered in an open tournament that starts within ``REMIND_BEFORE``
     that it is about to, once (the notice's key), and e-mails them once with it unless they
@@ -123,6 +168,18 @@ def _link(tournament: Tournament) -> str:
     return f"The tournament: {settings.SITE_URL}{tournament.get_absolute_url()}\n\n"
 
 
+def _what_happens(tournament: Tournament) -> str:
+    if tournament.is_solitaire:
+        return (
+            "At the start your deals open for the event's window: the site shows a notice with a"
+            " link to them on whatever page you have open."
+        )
+    return (
+        "When your match is dealt, the site shows a notice with a link to your table on whatever"
+        " page you have open."
+    )
+
+
 def _mail(user: User, tournament: Tournament, when: str) -> None:
     subject = f"{tournament.name} starts {when}"
     body = (
@@ -139,15 +196,3 @@ def _mail(user: User, tournament: Tournament, when: str) -> None:
         # The notice on the site stands; a mail server that is down must not fail the beat
         # (which would retry nothing: the notice's key says this person was reminded).
         log.exception("a tournament reminder e-mail failed")
-def _what_happens(tournament: Tournament) -> str:
-    if tournament.is_solitaire:
-        return (
-            "At the start your deals open for the event's window: the site shows a notice with a"
-            " link to them on whatever page you have open."
-        )
-    return (
-        "When your match is dealt, the site shows a notice with a link to your table on whatever"
-        " page you have open."
-    )
-
-

@@ -154,6 +154,8 @@ class Notice(models.Model):
         PAIRINGS = "pairings", "Pairings"
         EVENT_OPEN = "event_open", "Event open"
         RESULTS = "results", "Results"
+        TIMED_OUT = "timed_out", "Time ran out"
+        REMATCH = "rematch", "Rematch"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -253,6 +253,14 @@ class Table(NamesItsGame):
     lobby_version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every change of seats or status."
     )
+    rematch_of = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch",
+        help_text="The finished table whose players asked for this one (one rematch per table).",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "-created_at"])]

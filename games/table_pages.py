@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
@@ -104,3 +105,22 @@ def remove_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def start(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     return _seating(request, table_id, tables.start)
+
+
+@login_required
+@require_POST
+def rematch(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    """A finished table's rematch (made once, however many ask): the asker goes to it."""
+    try:
+        table = tables.rematch(table_id=table_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        back = table_id if Table.objects.filter(pk=table_id).exists() else None
+        url = reverse("table", args=[back]) if back is not None else reverse("tables")
+    else:
+        url = table.get_absolute_url()
+    if request.htmx:
+        # The live part the form sits in came over the socket, with no page to replace:
+        # the browser goes to the rematch (or back, to read the error) as a whole page.
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return redirect(url)

@@ -27,6 +27,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts import ratings
@@ -178,6 +179,71 @@ def start(*, table_id: int, user: User) -> Table:
             raise GameError("Every seat must be taken (by a person or a bot) before the game starts.")
         _deal(table, GameRecord.Kind.TABLE)
     return table
+
+
+def rematch(*, table_id: int, user: User) -> Table:
+    """The rematch of a finished table, made once however many ask: a new open table with
+    the same game, options, clock and rating, its bots back in their seats and ``user`` in
+    their own seat; the other people are told (a notice) and take their seats by asking too,
+    which seats them in their old seat. Only a person who sat at the table may ask; a
+    tournament's table has its tournament's next game instead.
+
+    Two asks at once (two clicks, two players) queue on the finished table's row, so the
+    second finds the first's table rather than making another.
+    """
+    with transaction.atomic():
+        # An UPDATE, not SELECT FOR UPDATE: it also takes SQLite's write lock at once, so
+        # the look for an existing rematch below is serialised there too.
+        if not Table.objects.filter(pk=table_id).update(lobby_version=F("lobby_version")):
+            raise GameError("There is no such table.")
+        old = Table.objects.select_related("record").get(pk=table_id)
+        if old.status != Table.Status.FINISHED or old.record is None:
+            raise GameError("A rematch can be asked for once the game is over.")
+        if hasattr(old, "tournament_game"):
+            raise GameError("This is a tournament's game: its next game is dealt by the tournament.")
+        seats = list(old.seats.select_related("user"))
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is None:
+            raise GameError("Only the players of this table can ask for a rematch.")
+        new = Table.objects.filter(rematch_of=old).first()
+        if new is None:
+            new = _open_rematch(old, seats, user, mine.number)
+        elif new.status == Table.Status.OPEN and not new.seats.filter(user=user).exists():
+            free = new.seats.select_for_update().filter(user__isnull=True, is_bot=False)
+            seat = free.filter(number=mine.number).first() or free.first()
+            if seat is not None:
+                seat.user = user
+                seat.save(update_fields=["user"])
+                _touch_lobby(new)
+    return new
+
+
+def _open_rematch(old: Table, seats: list[Seat], user: User, number: int) -> Table:
+    from accounts import event_notices  # accounts' notices import the tournaments app
+
+    new = Table.objects.create(
+        game=old.game,
+        config=old.config,
+        clock_seconds=old.clock_seconds,
+        created_by=user,
+        rated=old.rated,
+        rematch_of=old,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                table=new,
+                number=seat.number,
+                user=user if seat.number == number else None,
+                is_bot=seat.is_bot,
+            )
+            for seat in seats
+        ]
+    )
+    invited = [seat.user for seat in seats if seat.user is not None and seat.user_id != user.pk]
+    event_notices.rematch_asked(new, user, invited)
+    transaction.on_commit(lambda: _announce(new))
+    return new
 
 
 def open_match(
@@ -393,12 +459,24 @@ def advance(*, game_id: int, version: int) -> bool:
                 text = engine.bot_action(view, chooser_seed)
             elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
                 text = FORFEIT if _no_show(record, seat) else engine.timeout_action(view, chooser_seed)
-                _apply_locked(record, table, seat, text, timed_out=True)
+                seq = record.action_count
+                moved = _apply_locked(record, table, seat, text, timed_out=True)
+                _tell_timed_out(table, seq, seat, state, text, moved.state)
                 return True
             else:
                 return False
         _apply_locked(record, table, seat, text)
         return True
+
+
+def _tell_timed_out(table: Table, seq: int, seat: int, before: Any, text: str, after: Any) -> None:
+    """LP-1's move is said to the person it was made for, as the table's log says it."""
+    from accounts import event_notices  # accounts' notices import the tournaments app
+    from games.narration import narrate
+
+    seats = list(table.seats.select_related("user"))
+    said = narrate(table.game, before, text, after, [s.name for s in seats], reveal=False)
+    event_notices.timed_out(table, seq, next((s.user for s in seats if s.number == seat), None), said)
 
 
 def _no_show(record: GameRecord, seat: int) -> bool:

@@ -34,4 +34,5 @@ urlpatterns = [
     path("tables/<int:table_id>/bot/", table_pages.add_bot, name="table_add_bot"),
     path("tables/<int:table_id>/unbot/", table_pages.remove_bot, name="table_remove_bot"),
     path("tables/<int:table_id>/start/", table_pages.start, name="table_start"),
+    path("tables/<int:table_id>/rematch/", table_pages.rematch, name="table_rematch"),
 ]

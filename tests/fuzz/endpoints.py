@@ -341,6 +341,10 @@ def table_start(ctx: Ctx) -> Req:
     return _table(ctx, "start", False)
 
 
+def table_rematch(ctx: Ctx) -> Req:
+    return _table(ctx, "rematch", False)
+
+
 # Tournaments
 
 
@@ -358,10 +362,6 @@ def tournament_create(ctx: Ctx) -> Req:
     return Req("/tournaments/new/", fields)
 
 
-def _tournament(ctx: Ctx, verb: str, own: bool) -> Req:
-    pool = ctx.lane.tournaments_own if own else ctx.lane.tournaments_open
-    assert pool is not None
-    return Req(f"/tournaments/{some_id(ctx, pool.pick(ctx.rng))}/{verb}/", [])
 def tournament_create_solitaire(ctx: Ctx) -> Req:
     rng = ctx.rng
     fields = [
@@ -377,6 +377,10 @@ def tournament_create_solitaire(ctx: Ctx) -> Req:
     return Req("/tournaments/new/solitaire/", fields)
 
 
+def _tournament(ctx: Ctx, verb: str, own: bool) -> Req:
+    pool = ctx.lane.tournaments_own if own else ctx.lane.tournaments_open
+    assert pool is not None
+    return Req(f"/tournaments/{some_id(ctx, pool.pick(ctx.rng))}/{verb}/", [])
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -403,13 +407,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("table_add_bot", "user", table_add_bot),
     Endpoint("table_remove_bot", "user", table_remove_bot),
     Endpoint("table_start", "user", table_start),
+    Endpoint("table_rematch", "user", table_rematch),
     Endpoint("tournament_create", "user", tournament_create),
+    Endpoint("tournament_create_solitaire", "user", tournament_create_solitaire),
     Endpoint("tournament_join", "user", lambda ctx: _tournament(ctx, "join", own=False)),
     Endpoint("tournament_withdraw", "user", lambda ctx: _tournament(ctx, "withdraw", own=False)),
     Endpoint("tournament_start", "user", lambda ctx: _tournament(ctx, "start", own=True)),
 )
 
-    Endpoint("tournament_create_solitaire", "user", tournament_create_solitaire),
 GET_ONLY = frozenset(
     {
         "home",
