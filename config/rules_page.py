@@ -93,9 +93,21 @@ class PlayersOnly(Treeprocessor):
 
     def _wrap_tables(self, root: etree.Element) -> None:
         for element in list(root.iter()):
+            game, heading = "", "the rules"
             for index, child in enumerate(list(element)):
+                if child.tag in HEADINGS:
+                    heading = "".join(child.itertext()).strip() or heading
+                    if child.tag == "h2":
+                        game = heading
                 if child.tag == "table":
-                    box = etree.Element("div", {"class": "table-scroll"})
+                    # On a phone the box scrolls sideways: a keyboard must reach it to scroll
+                    # it (WCAG 2.1.1), and a Tab stop needs a name, one of its own: the games
+                    # share headings ("Table options"), so the game's name comes first.
+                    label = f"{game}: {heading}" if game and game != heading else heading
+                    box = etree.Element(
+                        "div",
+                        {"class": "table-scroll", "tabindex": "0", "role": "region", "aria-label": label},
+                    )
                     box.tail, child.tail = child.tail, None
                     element.remove(child)
                     box.append(child)

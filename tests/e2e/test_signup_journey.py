@@ -64,5 +64,5 @@ def test_htmx_is_served_locally_and_sends_the_csrf_token(live_site: str, new_con
     assert page.evaluate("typeof htmx") == "object"
     scripts = page.eval_on_selector_all("script[src]", "els => els.map(e => e.src)")
     assert scripts and all(src.startswith(live_site + "/static/") for src in scripts)
-    headers = page.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))")
+    headers = page.evaluate("JSON.parse(document.body.getAttribute('data-hx-headers'))")
     assert len(headers["X-CSRFToken"]) >= 32

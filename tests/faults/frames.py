@@ -1,7 +1,7 @@
 """Reading a live table's frame as a scripted player: its version, its error, its moves.
 
 A frame is the HTML partial ``games/partials/table_live.html``. The moves a seat may make
-are exactly the ``<form ws-send>`` forms in its frame (the page shows them only on the
+are exactly the ``<form data-ws-send>`` forms in its frame (the page shows them only on the
 seat's turn), so a scripted player picks among those, as a person clicking would.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 VERSION = re.compile(r'id="table-live"[^>]*data-version="(\d*)"')
 ERROR = re.compile(r'data-testid="table-error">(.*?)</p>', re.S)
-FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+FORM = re.compile(r"<form data-ws-send[^>]*>(.*?)</form>", re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 AMOUNT = re.compile(r'name="amount" min="(-?\d+)" max="(-?\d+)"')
 DISCARD = re.compile(r'name="discard" value="([^"]*)"')

@@ -172,4 +172,10 @@ def test_every_game_link_into_the_rules_still_has_its_target() -> None:
 
 def test_the_rules_tables_scroll_in_their_own_box() -> None:
     html = rules_html()
-    assert html.count("<table>") == html.count('<div class="table-scroll">\n<table>') > 0
+    boxes = re.findall(
+        r'<div aria-label="([^"]+)" class="table-scroll" role="region" tabindex="0">\n<table>', html
+    )
+    assert html.count("<table>") == len(boxes) > 0
+    # Each a keyboard stop (it may scroll) with a name of its own: the game, then the heading above.
+    assert len(set(boxes)) == len(boxes)
+    assert any(name.startswith("Triad") and name.endswith(": Hand ranking, best first") for name in boxes)

@@ -225,7 +225,7 @@ def test_the_bracket_links_every_played_game_to_its_replay_and_back() -> None:
     assert replay_ids(html) == record_ids(tournament) and len(record_ids(tournament)) == 3
     places = texts(html, "place")
     assert len(places) == 4 and [p.split()[0] for p in places] == ["1st", "2nd", "3rd-4th", "3rd-4th"]
-    assert 'hx-trigger="every 5s"' not in html  # a finished tournament stops polling
+    assert 'data-hx-trigger="every 5s"' not in html  # a finished tournament stops polling
     champion = tournament.entries.get(place=1)
     assert texts(html, "tournament-winner") == [f"Champion: {champion.name}"]
     for game in MatchGame.objects.filter(match__tournament=tournament).select_related("match", "table"):
@@ -244,7 +244,7 @@ def test_an_htmx_poll_gets_the_body_alone_or_204_and_the_table_names_its_tournam
     tournament.refresh_from_db()
     body = Client().get(url, {"since": tournament.version - 1}, HTTP_HX_REQUEST="true").content.decode()
     assert body.lstrip().startswith('<div id="tournament-body"') and "<html" not in body
-    assert f'hx-get="{url}?since={tournament.version}" hx-trigger="every 5s"' in body
+    assert f'data-hx-get="{url}?since={tournament.version}" data-hx-trigger="every 5s"' in body
     unchanged = Client().get(url, {"since": tournament.version}, HTTP_HX_REQUEST="true")
     assert unchanged.status_code == 204 and not unchanged.content  # a poll that finds nothing new
     game = playing(tournament)

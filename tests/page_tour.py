@@ -1,0 +1,199 @@
+"""Every page type of the site, with the rows that make each one worth looking at (issue 20):
+the accessibility test (axe-core in Chromium) and the HTML validity test (the Nu checker) tour
+the same list, so a page added here is checked both ways.
+
+Each ``build_*`` makes its rows through the services, the paths real play takes, and returns
+the pages it made as ``Visit``s. They need committed rows (the live server and the worker
+read them) and, where tables are involved, no running event loop: the table services announce
+with ``async_to_sync``, so browser tests call them through ``tests.e2e.test_tournament_journey.in_thread``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from accounts.models import User
+from games import services, solo_matches, tables
+from games.engine.solver import solve
+from games.models import GameRecord
+from games.players import Player
+from tests.e2e.test_tournament_formats import play_until_finished
+from tests.games.test_replays import table_game
+from tests.tournaments.support import person
+from tests.tournaments.test_series import a_series
+from tests.tournaments.test_services import schedule
+from tests.tournaments.test_solitaire_events import an_event, started
+from tournaments import series as series_service
+from tournaments import services as tournament_services
+
+VIEWER = "ada_viewer"
+PASSWORD = "pyramid-of-hexes-55"
+# A turn clock that outlasts the tour: a person's turn must not time out and move the page on.
+LONG_CLOCK_S = tables.CLOCK_LIMITS[1]
+
+
+@dataclass(frozen=True)
+class Visit:
+    """One page: what to call it in a report, its path, who looks (None: a visitor) and the
+    status it answers with."""
+
+    name: str
+    path: str
+    user: str | None = VIEWER
+    status: int = 200
+
+
+def viewer() -> User:
+    found = User.objects.filter(username=VIEWER).first()
+    return found or User.objects.create_user(VIEWER, f"{VIEWER}@example.com", PASSWORD)
+
+
+def _as_player(user: User) -> Player:
+    return Player(user=user, token="")
+
+
+def _finished_solitaire(game: str, user: User) -> GameRecord:
+    # The first winnable deal from a fixed start: a won game shows the end panel at its fullest.
+    for seed in range(1, 40):
+        line = solve(game, config=None, seed=seed)
+        if line.winnable and line.actions:
+            break
+    record = services.start_solitaire(game=game, player=_as_player(user), seed=seed)
+    for version, text in enumerate(line.actions or ["resign"]):
+        services.submit_action(
+            game_id=record.pk, player=_as_player(user), move=text, expected_version=version
+        )
+    record.refresh_from_db()
+    return record
+
+
+def _lost_solitaire(game: str, user: User) -> GameRecord:
+    record = services.start_solitaire(game=game, player=_as_player(user), seed=5)
+    services.submit_action(game_id=record.pk, player=_as_player(user), move="resign", expected_version=0)
+    record.refresh_from_db()
+    return record
+
+
+def build_site() -> list[Visit]:
+    """The pages that need no game: the home page, the lists, accounts, rules, errors, the daily deals."""
+    me = viewer()
+    today = timezone.now().date()
+    for game in ("pyramid", "tripeaks"):
+        services.ensure_daily(game=game, date=today)
+        services.ensure_daily(game=game, date=today - dt.timedelta(days=1))
+    yesterday = (today - dt.timedelta(days=1)).isoformat()
+    return [
+        Visit("home", "/"),
+        Visit("home (visitor)", "/", user=None),
+        Visit("play", "/play/"),
+        Visit("new Pyramid game", "/play/pyramid/"),
+        Visit("new Tri-Peaks game", "/play/tripeaks/"),
+        Visit("daily", "/daily/"),
+        Visit("daily archive", "/daily/archive/"),
+        Visit("daily detail (today)", f"/daily/pyramid/{today.isoformat()}/"),
+        Visit("daily detail (over)", f"/daily/tripeaks/{yesterday}/"),
+        Visit("leaderboards", "/leaderboards/"),
+        Visit("rating board", "/leaderboards/triad/"),
+        Visit("lobby", "/tables/"),
+        Visit("tournaments", "/tournaments/"),
+        Visit("rules", "/rules/", user=None),
+        Visit("profile", f"/u/{me.username}/"),
+        Visit("edit profile", "/accounts/profile/"),
+        Visit("login", "/accounts/login/", user=None),
+        Visit("signup", "/accounts/signup/", user=None),
+        Visit("password reset", "/accounts/password_reset/", user=None),
+        Visit("404", "/no-such-page/", status=404),
+        Visit("405", "/accounts/logout/", status=405),
+    ]
+
+
+def build_solitaire() -> list[Visit]:
+    """Solitaire games new and over, their replays, a solo (par) match."""
+    me = viewer()
+    visits = []
+    for game, title in (("pyramid", "Pyramid"), ("tripeaks", "Tri-Peaks")):
+        fresh = services.start_solitaire(game=game, player=_as_player(me), seed=11)
+        won = _finished_solitaire(game, me)
+        lost = _lost_solitaire(game, me)
+        visits += [
+            Visit(f"{title} game (new)", fresh.get_absolute_url()),
+            Visit(f"{title} game (won)", won.get_absolute_url()),
+            Visit(f"{title} game (lost)", lost.get_absolute_url()),
+            Visit(f"{title} replay", f"/games/{won.pk}/replay/"),
+            Visit(f"{title} winning line", f"/games/{won.pk}/solution/"),
+        ]
+    match = solo_matches.start(game="pyramid", player=_as_player(me))
+    solo_matches.play(match_id=match.pk, deal=1, player=_as_player(me))
+    visits += [
+        Visit("solo matches", "/play/pyramid/match/"),
+        Visit("solo match", match.get_absolute_url()),
+    ]
+    return visits
+
+
+def build_tables() -> list[Visit]:
+    """A table of each game while it is played (the viewer seated, bots the rest), a finished
+    one and its replay."""
+    me = viewer()
+    visits = []
+    for game, title, config in (
+        ("triad", "Triad", {"players": 3, "hands": 3}),
+        ("blocks", "Pyramid Poker", {}),
+        ("tauron", "Tauron", {"hands": 3}),
+    ):
+        table = tables.create_table(game=game, creator=me, config=config, clock_seconds=LONG_CLOCK_S)
+        for _ in range(table.seat_count - 1):
+            tables.add_bot(table_id=table.pk, user=me)
+        tables.start(table_id=table.pk, user=me)
+        visits.append(Visit(f"{title} table (playing)", table.get_absolute_url()))
+    waiting = tables.create_table(game="triad", creator=me, config={"players": 3}, clock_seconds=LONG_CLOCK_S)
+    tables.add_bot(table_id=waiting.pk, user=me)
+    visits.append(Visit("Triad table (waiting)", waiting.get_absolute_url()))
+    visits.append(Visit("Triad table (watching)", waiting.get_absolute_url(), user=None))
+    finished = table_game("triad", me, players=2, hands=2)
+    assert finished.record is not None and finished.record.is_over
+    visits += [
+        Visit("Triad table (finished)", finished.get_absolute_url()),
+        Visit("Triad replay", f"/games/{finished.record_id}/replay/"),
+        Visit("Triad replay (step 3)", f"/games/{finished.record_id}/replay/?step=3"),
+    ]
+    return visits
+
+
+def build_tournaments() -> list[Visit]:
+    """A running and a finished tournament, a series, a solitaire event."""
+    me = viewer()
+    host = person("tour_host")
+    running = schedule(
+        host, name="Running cup", max_entrants=4, fill_with_bots=True, clock_seconds=LONG_CLOCK_S
+    )
+    tournament_services.join(tournament_id=running.pk, user=me)
+    tournament_services.start_now(tournament_id=running.pk, user=host)
+    finished = schedule(host, name="Finished cup", max_entrants=4, fill_with_bots=True, third_place=True)
+    tournament_services.join(tournament_id=finished.pk, user=me)
+    tournament_services.start_now(tournament_id=finished.pk, user=host)
+    play_until_finished(finished.pk)
+    upcoming = schedule(host, name="Upcoming cup", max_entrants=4)
+    series = a_series(host, name="Quick Triad series")
+    series_service.schedule_editions()
+    event = started(an_event(host, name="Pyramid deals night", game="pyramid", deal_count=2), host)
+    tournament_services.join(tournament_id=event.pk, user=me)
+    return [
+        Visit("tournament (upcoming)", upcoming.get_absolute_url()),
+        Visit("tournament (running)", running.get_absolute_url()),
+        Visit("tournament (finished)", finished.get_absolute_url()),
+        Visit("series", series.get_absolute_url()),
+        Visit("solitaire event", event.get_absolute_url()),
+        Visit("tournaments (with events)", "/tournaments/"),
+    ]
+
+
+BUILDERS = {
+    "site": build_site,
+    "solitaire": build_solitaire,
+    "tables": build_tables,
+    "tournaments": build_tournaments,
+}
