@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.urls import path
 
 from accounts.consumers import NoticeConsumer
@@ -15,3 +16,11 @@ websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),  # type: ignore[arg-type]
     path("ws/notices/", NoticeConsumer.as_asgi()),  # type: ignore[arg-type]
 ]
+
+# Off by default: a socket there makes the server fan frames out for nobody's game, unlimited.
+if settings.BENCH_ROUTES:
+    from config.bench_consumers import FanoutConsumer
+
+    websocket_urlpatterns.append(
+        path("ws/bench/fanout/<int:table_id>/", FanoutConsumer.as_asgi())  # type: ignore[arg-type]
+    )

@@ -269,6 +269,9 @@ TABLE_TIE_REPLAY_DELAY_S = env.float("CAPSTONE_TIE_REPLAY_DELAY_S", default=5.0)
 # a longer gap every running game's clock moves on by the gap (games/outages.py).
 SITE_HEARTBEAT_S = env.float("CAPSTONE_HEARTBEAT_S", default=2.0)
 SITE_DOWN_AFTER_S = env.float("CAPSTONE_DOWN_AFTER_S", default=10.0)
+# bench/tables.py --bare needs a bench-only socket (config/bench_consumers.py) that fans frames
+# out for anyone, with no limit: routed only when this is set, never by default.
+BENCH_ROUTES = env.bool("CAPSTONE_BENCH_ROUTES", default=False)
 
 LOGGING = {
     "version": 1,
