@@ -118,6 +118,21 @@ class TournamentForm(TableForm):
     def starts_at(self) -> dt.datetime:
         return timezone.now() + dt.timedelta(minutes=self.cleaned_data["starts_in"])
 
+    def tournament_options(self) -> dict[str, Any]:
+        """``services.create_tournament``'s arguments, the creator aside."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "game": data["game"],
+            "config": self.config(),
+            "clock_seconds": data["clock_seconds"],
+            "max_entrants": data["max_entrants"],
+            "starts_at": self.starts_at(),
+            "fill_with_bots": data["fill_with_bots"],
+            "rated": data["rated"],
+            **self.format_options(),
+        }
+
     def format_options(self) -> dict[str, Any]:
         """The format and its options for ``services.create_tournament``; one left out (the
         script disables those that do not apply) or not valid for another format takes its
@@ -182,3 +197,19 @@ class SolitaireEventForm(forms.Form):
 
     def starts_at(self) -> dt.datetime:
         return timezone.now() + dt.timedelta(minutes=self.cleaned_data["starts_in"])
+
+    def tournament_options(self) -> dict[str, Any]:
+        """``services.create_tournament``'s arguments, the creator aside: no table, so no
+        clock or table options."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "game": data["game"],
+            "config": None,
+            "clock_seconds": 0,
+            "max_entrants": data["max_entrants"],
+            "starts_at": self.starts_at(),
+            "format": data["format"],
+            "deal_count": data["deal_count"],
+            "window_minutes": data["window_minutes"],
+        }

@@ -51,30 +51,25 @@ def series(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
     return render(request, "tournaments/series.html", context)
 
 
+def _schedule(
+    request: AuthenticatedHttpRequest, form: TournamentForm | SolitaireEventForm
+) -> HttpResponse | None:
+    """The new tournament's page, or None when the form (or the service) refused it."""
+    if not form.is_valid():
+        return None
+    try:
+        tournament = services.create_tournament(creator=request.user, **form.tournament_options())
+    except services.TournamentError as exc:
+        form.add_error(None, str(exc))
+        return None
+    return redirect(tournament)
+
+
 @login_required
 @require_POST
 def create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            tournament = services.create_tournament(
-                creator=request.user,
-                name=data["name"],
-                game=data["game"],
-                config=form.config(),
-                clock_seconds=data["clock_seconds"],
-                max_entrants=data["max_entrants"],
-                starts_at=form.starts_at(),
-                fill_with_bots=data["fill_with_bots"],
-                rated=data["rated"],
-                **form.format_options(),
-            )
-        except services.TournamentError as exc:
-            form.add_error(None, str(exc))
-        else:
-            return redirect(tournament)
-    return _index(request, form=form, status=400)
+    return _schedule(request, form) or _index(request, form=form, status=400)
 
 
 @login_required
@@ -82,26 +77,7 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
 def create_solitaire(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Schedule a solitaire event (TN-8)."""
     form = SolitaireEventForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            tournament = services.create_tournament(
-                creator=request.user,
-                name=data["name"],
-                game=data["game"],
-                config=None,
-                clock_seconds=0,
-                max_entrants=data["max_entrants"],
-                starts_at=form.starts_at(),
-                format=data["format"],
-                deal_count=data["deal_count"],
-                window_minutes=data["window_minutes"],
-            )
-        except services.TournamentError as exc:
-            form.add_error(None, str(exc))
-        else:
-            return redirect(tournament)
-    return _index(request, solitaire_form=form, status=400)
+    return _schedule(request, form) or _index(request, solitaire_form=form, status=400)
 
 
 def _context(request: HtmxHttpRequest, tournament: Tournament) -> dict[str, Any]:

@@ -35,23 +35,29 @@ def wait_until_healthy(port: int, seconds: float) -> bool:
     return False
 
 
-def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) -> None:
-    port, redis_port = free_port(), free_port()
+def make_run(data_dir: Path, port: int, redis_port: int, *variables: str) -> subprocess.Popen[bytes]:
+    """``make run`` as a person types it, on a data folder and ports of its own; its output
+    goes to run.log in the data folder."""
     env = {
         k: v
         for k, v in child_env().items()
         if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS"}
     }
-    env.update(CAPSTONE_DATA_DIR=str(tmp_path), CAPSTONE_REDIS_PORT=str(redis_port))
-    log = (tmp_path / "run.log").open("wb")
-    process = subprocess.Popen(
-        ["make", "run", f"PORT={port}"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    env.update(CAPSTONE_DATA_DIR=str(data_dir), CAPSTONE_REDIS_PORT=str(redis_port))
+    with (data_dir / "run.log").open("wb") as log:
+        return subprocess.Popen(
+            ["make", "run", f"PORT={port}", *variables],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) -> None:
+    port, redis_port = free_port(), free_port()
+    process = make_run(tmp_path, port, redis_port)
     try:
         body, deadline = None, time.monotonic() + 120
         while time.monotonic() < deadline and process.poll() is None:
@@ -85,7 +91,6 @@ def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) 
         assert "Capstone is running at" in text and "[capstone] stopped" in text
     finally:
         stop_process(process, signal.SIGKILL)
-        log.close()
 
 
 def daphnes_on(data_dir: Path) -> list[int]:
@@ -103,21 +108,7 @@ def _ours(pid: int, data_dir: Path) -> bool:
 
 def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Path) -> None:
     port, redis_port = free_port(), free_port()
-    env = {
-        k: v
-        for k, v in child_env().items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "MAKEFLAGS", "MFLAGS"}
-    }
-    env.update(CAPSTONE_DATA_DIR=str(tmp_path), CAPSTONE_REDIS_PORT=str(redis_port))
-    log = (tmp_path / "run.log").open("wb")
-    process = subprocess.Popen(
-        ["make", "run", f"PORT={port}", "WORKERS=2"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    process = make_run(tmp_path, port, redis_port, "WORKERS=2")
     try:
         assert wait_until_healthy(port, seconds=120), (tmp_path / "run.log").read_text()[-3000:]
         daphnes = daphnes_on(tmp_path)
@@ -140,4 +131,3 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
         assert not port_is_listening(port) and not daphnes_on(tmp_path)
     finally:
         stop_process(process, signal.SIGKILL)
-        log.close()
