@@ -12,7 +12,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import Page, expect
 
-from games import kinds
+from games import kinds, tables
 from tests.e2e.test_tournament_formats import play_until_finished
 from tests.e2e.test_tournament_journey import in_thread
 from tests.support import artifacts_dir
@@ -178,3 +178,25 @@ def test_the_focus_ring_and_the_key_hints_stand_out(live_site: str, new_context:
     assert hint.evaluate("e => getComputedStyle(e).opacity") == "1"
     color = hint.evaluate("e => getComputedStyle(e).color")
     assert page.evaluate(CONTRAST, [color, paper]) >= 4.5
+
+
+def long_named_players_at_a_table() -> int:
+    """An open Triad table opened by the old long-named account, and a started one where it
+    sits with a bot: the lobby lists both."""
+    person = make_old_long_named_user()
+    other = get_user_model().objects.create_user("shortname", "short@example.com", "pw-long-enough-1")
+    tables.create_table(game="triad", creator=person)
+    playing = tables.create_table(game="triad", creator=other)
+    tables.sit(table_id=playing.pk, user=person)
+    tables.start(table_id=playing.pk, user=other)
+    return playing.pk
+
+
+def test_a_long_name_widens_neither_the_lobby_nor_a_table(live_site: str, new_context: Any) -> None:
+    table_id = in_thread(long_named_players_at_a_table)
+    page = new_context(viewport=PHONE).new_page()
+    for path in ("/tables/", f"/tables/{table_id}/"):
+        page.goto(live_site + path)
+        expect(page.locator(f'[title="{OLD_LONG_NAME}"]').first).to_be_attached()
+        assert_no_sideways_scroll(page, path)
+    page.screenshot(path=str(artifacts_dir() / "long-name-table-390.png"), full_page=True)

@@ -18,7 +18,7 @@ VERSION = re.compile(r'id="table-live"[^>]*data-version="(\d*)"')
 ERROR = re.compile(r'data-testid="table-error">(.*?)</p>', re.S)
 FORM = re.compile(r"<form data-ws-send[^>]*>(.*?)</form>", re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
-AMOUNT = re.compile(r'name="amount" min="(-?\d+)" max="(-?\d+)"')
+AMOUNT = re.compile(r'name="amount"[^>]*? min="(-?\d+)" max="(-?\d+)"')
 DISCARD = re.compile(r'name="discard" value="([^"]*)"')
 MAX_DISCARD = re.compile(r"Pick up to (\d+) cards")
 
