@@ -133,7 +133,7 @@ def channel_layer_host(url: str) -> dict[str, object]:
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "config.channel_layer.WaitingRedisChannelLayer",
         "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": "capstone:ws"},
     }
 }
