@@ -109,16 +109,18 @@ class TableConsumer(FrameLimitedConsumer):
                 frame_limiter(self.scope, rate, self.limiter)
         elif self.sent_version is not None and version <= self.sent_version:
             return  # this socket already shows that version or a later one
-        await self.send_table()
+        await self.send_table(version=version)
 
-    async def send_table(self, error: str = "") -> None:
+    async def send_table(self, error: str = "", version: int | None = None) -> None:
         # The same refusal again (a client repeating a stale or illegal frame, within its
         # limit) gets the frame already drawn for it: no render, whatever it repeats.
         if error and self.last_error is not None and self.last_error[:2] == (self.sent_version, error):
             await self.send(text_data=self.last_error[2])
             return
         try:
-            html, version = await database_sync_to_async(render_table)(self.table_id, self.person, error)
+            html, version = await database_sync_to_async(render_table)(
+                self.table_id, self.person, error, version
+            )
         except Table.DoesNotExist:
             # Gone while this socket was open (only a test database is emptied under one):
             # closed as a socket for no table is at connect.

@@ -2,7 +2,8 @@
 
 A started table's frame depends only on its version and the viewer's seat, so the frame
 built for one socket serves every other socket of the same seat (and every spectator) in
-this process; versions only grow, so a kept frame is never stale.
+this process; versions only grow, so a kept frame is never stale. Likewise the table and its
+seats, read once per announced version for all the sockets that render it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from games.table_presenter import my_seat, table_context, table_seats
 
 FRAME_CACHE_SIZE = 512
 _frames: OrderedDict[tuple[int, int, int | None], str] = OrderedDict()
+_tables: OrderedDict[tuple[int, int], tuple[Table, list[Seat]]] = OrderedDict()
 
 
 def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> tuple[str, int | None]:
@@ -26,10 +28,32 @@ def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> t
     return render_to_string("games/partials/table_live.html", context), context["version"]
 
 
-def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str, int | None]:
-    """The table's live part as HTML for one person, and the game version it shows."""
+def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Seat]]:
+    """The table, its game and its seats: those read for ``version`` of its game by an earlier
+    socket of this process if there are, else from the database (and kept for the sockets to
+    come). A move changes the game's version and the table (its status) in one transaction,
+    so what was read for a version holds for it; a change of seats comes without a version,
+    and is read afresh."""
+    if version is not None:
+        kept = _tables.get((table_id, version))
+        if kept is not None:
+            _tables.move_to_end((table_id, version))
+            return kept
     table = Table.objects.select_related("record").get(pk=table_id)
     seats = table_seats(table)
+    if table.record is not None:
+        _tables[(table_id, table.record.version)] = (table, seats)
+        while len(_tables) > FRAME_CACHE_SIZE:
+            _tables.popitem(last=False)
+    return table, seats
+
+
+def render_table(
+    table_id: int, user: User | None, error: str = "", version: int | None = None
+) -> tuple[str, int | None]:
+    """The table's live part as HTML for one person, and the game version it shows. ``version``
+    is the one a move announced: the sockets told of it share one read of the table."""
+    table, seats = _table_and_seats(table_id, None if error else version)
     record = table.record
     if record is None or error:
         return _render(table, user, error, seats)
