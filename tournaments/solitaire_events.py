@@ -148,6 +148,13 @@ def close(tournament: Tournament, now: dt.datetime) -> None:
             event_notices.event_results(tournament, row.entry.user, row.place, len(rows))
 
 
+def finished_deals(tournament: Tournament) -> int:
+    """How many of the entrants' deals are over: the standings change when this does."""
+    return GameRecord.objects.filter(
+        solo_match__event_entry__tournament=tournament, status=GameRecord.Status.FINISHED
+    ).count()
+
+
 @dataclass(frozen=True)
 class DealResult:
     number: int

@@ -116,11 +116,21 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(
         Tournament.objects.select_related("created_by", "series"), pk=tournament_id
     )
-    if not request.htmx:
-        return render(request, "tournaments/detail.html", _context(request, tournament))
-    if request.GET.get("since") == str(tournament.version):
+    token = _poll_token(tournament)
+    if request.htmx and request.GET.get("since") == token:
         return HttpResponse(status=204)  # the page's poll: nothing changed, so htmx swaps nothing
-    return render(request, "tournaments/partials/body.html", _context(request, tournament))
+    context = {**_context(request, tournament), "poll_token": token}
+    template = "tournaments/partials/body.html" if request.htmx else "tournaments/detail.html"
+    return render(request, template, context)
+
+
+def _poll_token(tournament: Tournament) -> str:
+    """What the page's poll compares: the tournament's version, which entries, starts and
+    results bump; and for a running solitaire event the deals finished so far, which change
+    its standings without touching the tournament row."""
+    if tournament.is_solitaire and tournament.status == Tournament.Status.RUNNING:
+        return f"{tournament.version}.{solitaire_events.finished_deals(tournament)}"
+    return str(tournament.version)
 
 
 def _event(tournament_id: int) -> Event:

@@ -355,3 +355,22 @@ def test_a_series_of_solitaire_events_schedules_its_editions() -> None:
         6,
         30,
     )
+
+
+def test_the_event_pages_poll_sees_a_finished_deal() -> None:
+    """A finished deal changes the standings without touching the tournament row: the page's
+    poll must not answer "nothing changed" (204) then."""
+    alice, bob = person("alice"), person("bob")
+    event = an_event(alice, deal_count=2)
+    tournament_services.join(tournament_id=event.pk, user=bob)
+    event = started(event, alice)
+    watcher = signed_in(bob)
+    page = watcher.get(f"/tournaments/{event.pk}/").content.decode()
+    token = page.split("?since=", 1)[1].split('"', 1)[0]
+    poll = {"HTTP_HX_REQUEST": "true"}
+    assert watcher.get(f"/tournaments/{event.pk}/?since={token}", **poll).status_code == 204
+    play(deal(alice, event, 1), alice, ["draw"])  # a move alone changes no standing
+    assert watcher.get(f"/tournaments/{event.pk}/?since={token}", **poll).status_code == 204
+    play(deal(alice, event, 1), alice, ["resign"])
+    answer = watcher.get(f"/tournaments/{event.pk}/?since={token}", **poll)
+    assert answer.status_code == 200 and "event-row" in answer.content.decode()
