@@ -27,6 +27,7 @@ once the window has closed), and ``matches.csv`` is one row per entrant and deal
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -135,24 +136,37 @@ def _match(view: MatchView, absolute: Absolute) -> dict[str, Any]:
     }
 
 
+def _when(moment: dt.datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _tournament(tournament: Tournament, absolute: Absolute, **facts: Any) -> dict[str, Any]:
+    """The facts every tournament's results give, with its format's own ``facts``."""
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "game": tournament.game,
+        "format": tournament.format,
+        **facts,
+        "status": tournament.status,
+        "started_at": _when(tournament.started_at),
+        "finished_at": _when(tournament.finished_at),
+        "url": absolute(tournament.get_absolute_url()),
+    }
+
+
 def results(event: Event, absolute: Absolute) -> dict[str, Any]:
     tournament = event.tournament
     return {
-        "tournament": {
-            "id": tournament.pk,
-            "name": tournament.name,
-            "game": tournament.game,
-            "format": tournament.format,
-            "best_of": tournament.best_of,
-            "table_size": tournament.table_size,
-            "third_place": tournament.third_place,
-            "rounds": tournament.rounds,
-            "rated": tournament.rated,
-            "status": tournament.status,
-            "started_at": tournament.started_at.isoformat() if tournament.started_at else None,
-            "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
-            "url": absolute(tournament.get_absolute_url()),
-        },
+        "tournament": _tournament(
+            tournament,
+            absolute,
+            best_of=tournament.best_of,
+            table_size=tournament.table_size,
+            third_place=tournament.third_place,
+            rounds=tournament.rounds,
+            rated=tournament.rated,
+        ),
         "entrants": entrants(event),
         "matches": [_match(view, absolute) for view in event.matches],
     }
@@ -237,19 +251,13 @@ def solitaire_entrants(rows: list[Standing]) -> list[dict[str, Any]]:
 def solitaire_results(tournament: Tournament, rows: list[Standing], absolute: Absolute) -> dict[str, Any]:
     public = tournament.status == Tournament.Status.FINISHED
     return {
-        "tournament": {
-            "id": tournament.pk,
-            "name": tournament.name,
-            "game": tournament.game,
-            "format": tournament.format,
-            "deal_count": tournament.deal_count,
-            "window_minutes": tournament.window_minutes,
-            "status": tournament.status,
-            "started_at": tournament.started_at.isoformat() if tournament.started_at else None,
-            "closes_at": tournament.closes_at.isoformat() if tournament.closes_at else None,
-            "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
-            "url": absolute(tournament.get_absolute_url()),
-        },
+        "tournament": _tournament(
+            tournament,
+            absolute,
+            deal_count=tournament.deal_count,
+            window_minutes=tournament.window_minutes,
+            closes_at=_when(tournament.closes_at),
+        ),
         "entrants": [
             {**entrant, "deals": [_solitaire_deal(deal, public, absolute) for deal in row.deals]}
             for entrant, row in zip(solitaire_entrants(rows), rows, strict=True)

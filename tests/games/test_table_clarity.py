@@ -11,7 +11,6 @@ from html import unescape
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -23,13 +22,10 @@ from games.errors import GameError
 from games.models import Action, GameRecord, Table
 from games.table_frames import render_table
 from tests.games.table_moments import build_table, find_game
+from tests.tournaments.support import person
 
 pytestmark = pytest.mark.django_db
 TRIAD, BLOCKS = "triad", "blocks"
-
-
-def person(name: str) -> User:
-    return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-long-enough-1")
 
 
 @pytest.fixture
