@@ -7,25 +7,19 @@ comes from its spec (``games.kinds``); rendering and its cache are ``table_frame
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from accounts.models import Rating, User
 from accounts.ratings import MODEL
-from games import kinds, narration
+from games import kinds
 from games.engine import TABLE_SEAT
 from games.kinds.spec import TableSpec
 from games.kinds.triad import place_of
 from games.kinds.words import ordinal, plural
 from games.models import GameRecord, Seat, Table
 from games.state_cache import current_state
-
-LOG_LENGTH = 8
-"""How many of the latest moves the table's log lists (the replay has them all)."""
-LOG_CACHE_SIZE = 256
-_logs: OrderedDict[tuple[int, int], list[dict[str, Any]]] = OrderedDict()
-_windows: OrderedDict[tuple[int, int], tuple[int, list[Any]]] = OrderedDict()
+from games.table_log import table_log
 
 
 def _names_list(names: Sequence[str]) -> str:
@@ -72,59 +66,6 @@ def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
         "unit": unit,
         "note": note,
     }
-
-
-def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
-    """The latest moves in words, oldest first, as every spectator may know them (LP-3:
-    ``reveal=False`` at every moment, the end included): ``[{"seq", "text", "timed_out"}]``.
-    A move the turn clock made says so. Kept per version, which only grows."""
-    key = (record.pk, record.version)
-    log = _logs.get(key)
-    if log is not None:
-        _logs.move_to_end(key)
-        return log
-    engine = kinds.get_table_game(record.game).engine
-    rows = list(
-        record.actions.filter(seq__lt=record.action_count)
-        .order_by("seq")
-        .values_list("seq", "text", "timed_out")
-    )
-    window = _last_states(record, engine, [text for _, text, _ in rows])
-    first = len(rows) + 1 - len(window)  # window[0] is the state after ``first`` actions
-    log = []
-    for seq, text, timed_out in rows[-LOG_LENGTH:]:
-        before, after = window[seq - first], window[seq - first + 1]
-        said = narration.narrate(record.game, before, text, after, names, reveal=False)
-        log.append(
-            {"seq": seq, "text": f"Time ran out: {said}" if timed_out else said, "timed_out": timed_out}
-        )
-    _logs[key] = log
-    while len(_logs) > LOG_CACHE_SIZE:
-        _logs.popitem(last=False)
-    return log
-
-
-def _last_states(record: GameRecord, engine: Any, texts: Sequence[str]) -> list[Any]:
-    """The states around the last ``LOG_LENGTH`` actions, the last one the current state.
-
-    A table's actions are never undone, so the window kept for an earlier version goes on
-    from its last state with the actions since: a move costs one ``apply``, not a replay
-    of the whole match."""
-    key = (record.pk, record.seed)
-    kept = _windows.get(key)
-    if kept is not None and kept[0] <= len(texts):
-        count, window = kept
-        window = list(window)
-        for text in texts[count:]:
-            window.append(engine.apply(window[-1], text))
-    else:
-        window = engine.replay(record.config, record.seed, list(texts), deck=record.deck)
-    window = window[-(LOG_LENGTH + 1) :]
-    _windows[key] = (len(texts), window)
-    _windows.move_to_end(key)
-    while len(_windows) > LOG_CACHE_SIZE:
-        _windows.popitem(last=False)
-    return window
 
 
 def _tie_words(view: Any, names: dict[int, str]) -> tuple[str, str]:

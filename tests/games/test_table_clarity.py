@@ -342,15 +342,17 @@ class TestNames:
 
 
 class TestLog:
-    def test_the_log_goes_on_from_the_last_version_as_a_full_replay_says_it(self, alice: User) -> None:
-        from games import table_presenter
+    def test_the_log_goes_on_from_the_last_version_as_a_full_replay_says_it(
+        self, alice: User, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from games import narration, table_log
 
         config = {"players": 3, "hands": 3}
         seed, actions = find_game(TRIAD, config, lambda e, s, a: len(a) >= 30)
         table = build_table(TRIAD, config, {0: alice}, seed, actions[:-5])
         record = GameRecord.objects.get(pk=table.record_id)
         names = ["alice", "Bot 2", "Bot 3"]
-        early = table_presenter.table_log(record, names)
+        early = table_log.table_log(record, names)
         engine = table_engine(table)
         states = engine.replay(engine.normalize_config(config), seed, actions)
         for seq in range(len(actions) - 5, len(actions)):
@@ -358,9 +360,14 @@ class TestLog:
             Action.objects.create(game=record, seq=seq, seat=seat, text=actions[seq])
         GameRecord.objects.filter(pk=record.pk).update(action_count=len(actions), version=len(actions))
         record.refresh_from_db()
-        later = table_presenter.table_log(record, names)
-        table_presenter._windows.clear()
-        table_presenter._logs.clear()
-        assert later == table_presenter.table_log(record, names)
+        said: list[str] = []
+        narrate = narration.narrate
+        monkeypatch.setattr(narration, "narrate", lambda *a, **k: said.append(a[2]) or narrate(*a, **k))
+        later = table_log.table_log(record, names)
+        assert said == actions[-5:]  # each move is put into words once, when it is new
+        table_log._windows.clear()
+        table_log._logs.clear()
+        table_log._said.clear()
+        assert later == table_log.table_log(record, names)
         assert [e["seq"] for e in later] == list(range(len(actions) - 8, len(actions)))
         assert early[-1] in later

@@ -1,0 +1,76 @@
+"""A live table's "Latest moves": the last few moves in words, as every spectator may know them.
+
+A table's actions are never undone and its versions only grow, so each version costs only
+what is new: the states go on from the window kept for the last version (one ``apply`` a
+move, not a replay of the match), only the actions since are read, and each move is put
+into words once (LP-3: ``reveal=False`` at every moment, the end included).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from games import kinds, narration
+from games.models import GameRecord
+
+LOG_LENGTH = 8
+"""How many of the latest moves the table's log lists (the replay has them all)."""
+CACHE_SIZE = 256
+_logs: OrderedDict[tuple[int, int], list[dict[str, Any]]] = OrderedDict()
+_windows: OrderedDict[tuple[int, int], tuple[int, list[Any]]] = OrderedDict()
+_said: OrderedDict[tuple[int, int], str] = OrderedDict()
+
+
+def _keep(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int = CACHE_SIZE) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+
+
+def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
+    """``[{"seq", "text", "timed_out"}]``, oldest first; a move the turn clock made says so."""
+    key = (record.pk, record.version)
+    log = _logs.get(key)
+    if log is not None:
+        _logs.move_to_end(key)
+        return log
+    count = record.action_count
+    first_shown = max(0, count - LOG_LENGTH)
+    kept = _windows.get((record.pk, record.seed))
+    since = min(first_shown, kept[0]) if kept is not None and kept[0] <= count else 0
+    actions = record.actions.filter(seq__gte=since, seq__lt=count).order_by("seq")
+    rows = list(actions.values_list("seq", "text", "timed_out"))
+    window = _last_states(record, since, [text for _, text, _ in rows])
+    first_state = count + 1 - len(window)  # window[0] is the state after this many actions
+    log = []
+    for seq, text, timed_out in rows[first_shown - since :]:
+        said = _said.get((record.pk, seq))
+        if said is None:
+            before, after = window[seq - first_state], window[seq - first_state + 1]
+            said = narration.narrate(record.game, before, text, after, names, reveal=False)
+            _keep(_said, (record.pk, seq), said, CACHE_SIZE * LOG_LENGTH)
+        text = f"Time ran out: {said}" if timed_out else said
+        log.append({"seq": seq, "text": text, "timed_out": timed_out})
+    _keep(_logs, key, log)
+    return log
+
+
+def _last_states(record: GameRecord, since: int, texts: Sequence[str]) -> list[Any]:
+    """The states around the last ``LOG_LENGTH`` actions, the last one the current state;
+    ``texts`` are the actions from ``since`` on, which is 0 unless a window is kept."""
+    engine = kinds.get_table_game(record.game).engine
+    key = (record.pk, record.seed)
+    kept = _windows.get(key)
+    if since and kept is not None:
+        count, window = kept
+        window = list(window)
+        for text in texts[count - since :]:
+            window.append(engine.apply(window[-1], text))
+    else:
+        window = engine.replay(record.config, record.seed, list(texts), deck=record.deck)
+    window = window[-(LOG_LENGTH + 1) :]
+    _keep(_windows, key, (since + len(texts), window))
+    return window
