@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.templatetags.static import static
-
 from games.engine import Move
 from games.engine.blocks import BlocksHand, BlocksPlace, BlocksView
 from games.engine.solitaire_common import and_list
 from games.kinds.option_forms import OptionField
+from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, card_name, plural, seat_name, sentence
 
@@ -30,8 +29,8 @@ def the_block(card: str) -> str:
 
 def block_face(card: str | None) -> dict[str, str]:
     if card is None:
-        return {"image": static("cards/blocks/back.svg"), "label": "hidden block", "card": ""}
-    return {"image": static(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
+        return {"image": picture("cards/blocks/back.svg"), "label": "hidden block", "card": ""}
+    return {"image": picture(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
 
 
 def _grid(view: BlocksView, moves: Sequence[Move]) -> list[list[dict[str, Any]]]:

@@ -12,9 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.templatetags.static import static
-
 from games.engine.solitaire_common import SolitaireOutcome, SolitaireView
+from games.kinds.pictures import picture
 from games.kinds.words import card_name
 
 RESULTS = {"won": "Won", "lost": "Lost", "resigned": "Resigned"}
@@ -22,7 +21,7 @@ PLAIN_ACTIONS = {"draw": "Draw from the stock", "redeal": "Turn the waste over (
 
 
 def card_image(card: str | None) -> str:
-    return static(f"cards/std/{card}.svg" if card else "cards/std/back.svg")
+    return picture(f"cards/std/{card}.svg" if card else "cards/std/back.svg")
 
 
 def card_picture(card: str) -> dict[str, str]:

@@ -12,12 +12,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.templatetags.static import static
-
 from games.engine.tauron import TauronView
 from games.engine.triad import TriadResult, TriadView
 from games.engine.triad_hands import sort_cards
 from games.kinds.option_forms import OptionField
+from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, ordinal, plural, seat_name, sentence
 
@@ -42,9 +41,9 @@ LEVEL_WORDS = {"1": "first level", "2": "second level", "3": "third level"}
 def card_picture(card: str | None) -> dict[str, str]:
     """A Triad card as the table draws it; ``None`` is a face-down card."""
     if card is None:
-        return {"image": static("cards/triad/back.svg"), "label": "face-down card", "card": ""}
+        return {"image": picture("cards/triad/back.svg"), "label": "face-down card", "card": ""}
     label = "The Capstone" if card == "X" else f"{TRIAD_COLOURS[card[0]]}, {LEVEL_WORDS[card[1]]}"
-    return {"image": static(f"cards/triad/{card}.svg"), "label": label, "card": card}
+    return {"image": picture(f"cards/triad/{card}.svg"), "label": label, "card": card}
 
 
 def seat_rows(seats: Sequence[Seat], view: TriadView) -> list[dict[str, Any]]:
