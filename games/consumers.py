@@ -24,7 +24,7 @@ from games import tables
 from games.errors import GameError
 from games.models import Seat, Table
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
-from games.table_frames import render_lobby, render_table
+from games.table_frames import play, render_lobby, render_table
 
 MAX_FRAME = 4096
 LOBBY_SPACING_S = 0.3
@@ -94,9 +94,7 @@ class TableConsumer(FrameLimitedConsumer):
             return
         user = self.person
         try:
-            await database_sync_to_async(tables.act)(
-                table_id=self.table_id, user=user, move=message, expected_version=version
-            )
+            await database_sync_to_async(play)(self.table_id, user, message, version)
         except GameError as exc:
             await self.send_table(error=str(exc))
 

@@ -9,11 +9,13 @@ seats, read once per announced version for all the sockets that render it.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from games import tables
 from games.models import Seat, Table
 from games.table_presenter import my_seat, table_context, table_seats
 
@@ -41,11 +43,23 @@ def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Se
             return kept
     table = Table.objects.select_related("record").get(pk=table_id)
     seats = table_seats(table)
-    if table.record is not None:
-        _tables[(table_id, table.record.version)] = (table, seats)
-        while len(_tables) > FRAME_CACHE_SIZE:
-            _tables.popitem(last=False)
+    _keep_table(table, seats)
     return table, seats
+
+
+def play(table_id: int, user: User | None, move: Mapping[str, object], expected_version: int) -> None:
+    """A person's move at the table (``tables.act``). The table and seats it read under its
+    lock are those of the version it made, so this process's sockets render it without a read."""
+    moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
+    _keep_table(moved.table, list(moved.table.seats.all()))
+
+
+def _keep_table(table: Table, seats: list[Seat]) -> None:
+    if table.record is None:
+        return
+    _tables[(table.pk, table.record.version)] = (table, seats)
+    while len(_tables) > FRAME_CACHE_SIZE:
+        _tables.popitem(last=False)
 
 
 def render_table(

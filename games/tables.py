@@ -27,7 +27,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from accounts import ratings
@@ -314,12 +314,14 @@ def _after_commit(table: Table, record: GameRecord, *, lobby: bool) -> None:
 class TableMove:
     record: GameRecord
     state: Any
+    table: Table
+    """The table as the move left it, its seats read with it."""
 
 
 def seat_of(table: Table, user: User | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    return table.seats.filter(user=user).values_list("number", flat=True).first()
+    return next((seat.number for seat in table.seats.all() if seat.user_id == user.pk), None)
 
 
 def _delay(table: Table, seat: int | None) -> float | None:
@@ -328,15 +330,20 @@ def _delay(table: Table, seat: int | None) -> float | None:
         return None
     if seat == TABLE_SEAT:
         return settings.TABLE_TIE_REPLAY_DELAY_S
-    if table.seats.filter(number=seat, is_bot=True).exists():
+    if _is_bot(table, seat):
         return settings.TABLE_BOT_DELAY_S
     return float(table.clock_seconds)
+
+
+def _is_bot(table: Table, seat: int) -> bool:
+    # ``seats.all()``: a move's table comes with its seats read (``_locked_game``).
+    return any(s.number == seat and s.is_bot for s in table.seats.all())
 
 
 def _is_person(table: Table, seat: int | None) -> bool:
     if seat is None or seat == TABLE_SEAT:
         return False
-    return not table.seats.filter(number=seat, is_bot=True).exists()
+    return not _is_bot(table, seat)
 
 
 def _set_deadline(record: GameRecord, table: Table, seat: int | None) -> None:
@@ -389,7 +396,7 @@ def _apply_locked(
     record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object], *, timed_out: bool = False
 ) -> TableMove:
     moved = moves.apply_locked(record, seat, move, announce=_after_move(table), timed_out=timed_out)
-    return TableMove(moved.record, moved.state)
+    return TableMove(moved.record, moved.state, table)
 
 
 def _report_match(game_id: int) -> None:
@@ -401,13 +408,15 @@ def _report_match(game_id: int) -> None:
 
 
 def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
-    table = Table.objects.select_related("record").filter(pk=table_id).first()
-    if table is None:
+    """The table's game, locked, and the table with its seats, read under that lock."""
+    record = GameRecord.objects.select_for_update(of=("self",)).filter(table__pk=table_id).first()
+    if record is None:
+        if Table.objects.filter(pk=table_id).exists():
+            raise GameError("This table has not started yet.")
         raise GameError("There is no such table.")
-    if table.record_id is None:
-        raise GameError("This table has not started yet.")
-    record = moves.lock(table.record_id)
-    table.refresh_from_db()
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    table = Table.objects.prefetch_related(seats).get(pk=table_id)
+    table.record = record
     return table, record
 
 
@@ -444,7 +453,7 @@ def advance(*, game_id: int, version: int) -> bool:
         )
         if record is None or record.version != version or record.is_over:
             return False
-        table = Table.objects.get(record=record)
+        table = Table.objects.prefetch_related("seats").get(record=record)
         engine = get_engine(record.game)
         state = current_state(record)
         seat = engine.current_player(state)
@@ -455,7 +464,7 @@ def advance(*, game_id: int, version: int) -> bool:
         else:
             view = engine.view(state, seat)
             chooser_seed = bot_seed(record.seed, seat, record.action_count)
-            if table.seats.filter(number=seat, is_bot=True).exists():
+            if _is_bot(table, seat):
                 text = engine.bot_action(view, chooser_seed)
             elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
                 text = FORFEIT if _no_show(record, seat) else engine.timeout_action(view, chooser_seed)
