@@ -3,7 +3,8 @@
 The table's group carries only "the table changed, now at version v"; every connection
 then renders its own seat's view (a spectator's if it has no seat), so a card never
 reaches a socket that may not see it (LP-3). Frames from the browser are htmx's
-``ws-send`` JSON: ``{"action": "...", "version": "...", ...}``.
+``ws-send`` JSON: ``{"action": "...", "version": "...", ...}``, and table.js's word that the
+page was hidden or shown (``PAGE_STATES``): nothing is drawn for a page nobody sees.
 
 Every frame first passes the connection's rate limit (games.socket_limits): a frame past
 it gets a one-line notice and no database work, and a socket that keeps flooding is
@@ -45,6 +46,11 @@ WATCHING = (
 )
 
 
+# What table.js sends when its page is hidden (another tab, a locked phone) and shown again:
+# a hidden page is drawn nothing, and gets the table as it stands when it is shown.
+PAGE_STATES = {'{"page":"hidden"}': False, '{"page":"shown"}': True}
+
+
 def table_rate(table_id: int, user: User | None) -> Rate | None:
     """The limit for ``user``'s socket at the table: a player's if they have a seat there,
     a spectator's otherwise; ``None`` if there is no such table."""
@@ -62,6 +68,8 @@ class TableConsumer(FrameLimitedConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent_version: int | None = None
         self.last_error: tuple[int, str, str] | None = None
+        self.hidden = False
+        self.missed = False
         self.limiter = frame_limiter(self.scope, WATCHER)
         await self.accept()
         rate = await database_sync_to_async(table_rate)(self.table_id, self.person)
@@ -77,6 +85,10 @@ class TableConsumer(FrameLimitedConsumer):
         await self.channel_layer.group_discard(tables.table_group(self.table_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        page = PAGE_STATES.get(text_data or "")
+        if page is not None:
+            await self.page_shown() if page else self.page_hidden()
+            return
         if self.limiter.rate is not PLAYER:  # a spectator's socket
             await self.send(text_data=WATCHING)
             return
@@ -98,6 +110,17 @@ class TableConsumer(FrameLimitedConsumer):
         except GameError as exc:
             await self.send_table(error=str(exc))
 
+    def page_hidden(self) -> None:
+        self.hidden = True
+
+    async def page_shown(self) -> None:
+        """The page is in sight again: if a change came while it was hidden, it gets the
+        table as it stands now (one render, however many moves it missed)."""
+        self.hidden = False
+        if self.missed:
+            self.missed = False
+            await self.send_table()
+
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")
         if version is None:
@@ -107,6 +130,9 @@ class TableConsumer(FrameLimitedConsumer):
                 frame_limiter(self.scope, rate, self.limiter)
         elif self.sent_version is not None and version <= self.sent_version:
             return  # this socket already shows that version or a later one
+        if self.hidden:
+            self.missed = True  # drawn when the page is shown again
+            return
         await self.send_table(version=version)
 
     async def send_table(self, error: str = "", version: int | None = None) -> None:

@@ -22,7 +22,18 @@
     const el = document.getElementById("connection-status");
     if (el) el.textContent = text;
   }
-  document.addEventListener("htmx:wsOpen", function () { status(""); });
+  // A hidden page (another tab, a locked phone) says so, and the server draws it nothing
+  // until it is shown again; then it sends the table as it stands (games/consumers.py).
+  let socket = null;
+  function tellVisibility() {
+    if (socket) socket.send(JSON.stringify({ page: document.hidden ? "hidden" : "shown" }));
+  }
+  document.addEventListener("visibilitychange", tellVisibility);
+  document.addEventListener("htmx:wsOpen", function (event) {
+    status("");
+    socket = event.detail.socketWrapper;
+    if (document.hidden) tellVisibility();
+  });
   document.addEventListener("htmx:wsClose", function () { status("Connection lost: reconnecting… The game goes on and your clock keeps running."); });
 
   // What the page last said: the newest move it has read out, and the turn line.

@@ -146,3 +146,31 @@ async def test_a_move_does_not_disturb_the_lobby(async_client: Any) -> None:
     await sync_to_async(tables.act)(table_id=table.pk, user=mover, move="check", expected_version=0)
     assert await lobby.receive_nothing(timeout=0.5)  # a move changes nothing the lobby shows
     await lobby.disconnect()
+
+
+async def test_a_hidden_page_is_drawn_nothing_until_it_is_shown_then_the_table_as_it_stands(
+    async_client: Any,
+) -> None:
+    table, alice, bob = await heads_up_table()
+    mover = alice if await seat_to_act(table) == 0 else bob
+    spectator, player = await socket(table.pk), await socket(table.pk, await logged_in(async_client, mover))
+    for communicator in (spectator, player):
+        assert version_of(await communicator.receive_from()) == 0
+        await communicator.send_to(text_data='{"page":"hidden"}')
+        assert await communicator.receive_nothing(timeout=0.3)  # a spectator's word is no move
+    act = sync_to_async(tables.act)
+    await act(table_id=table.pk, user=mover, move="check", expected_version=0)
+    second = alice if await seat_to_act(table) == 0 else bob
+    await act(table_id=table.pk, user=second, move="check", expected_version=1)
+    for communicator in (spectator, player):
+        assert await communicator.receive_nothing(timeout=0.5)
+    await spectator.send_to(text_data='{"page":"shown"}')
+    assert version_of(await spectator.receive_from(timeout=5)) == 2  # one frame, the latest
+    assert await spectator.receive_nothing(timeout=0.3)
+    await spectator.send_to(text_data='{"page":"shown"}')
+    assert await spectator.receive_nothing(timeout=0.3)  # nothing missed: nothing drawn
+    await player.send_to(text_data='{"page":"shown"}')
+    assert version_of(await player.receive_from(timeout=5)) == 2
+    assert await sync_to_async(Action.objects.count)() == 2
+    for communicator in (spectator, player):
+        await communicator.disconnect()
