@@ -17,6 +17,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts import notices
+from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
 from games.socket_limits import Rate
@@ -65,10 +66,20 @@ class NoticeConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):
         self.group = notices.group_name(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.sync(user)
+
+    async def sync(self, user: User) -> None:
+        """The unread notices as they stand: the page shows these and no others."""
         unread = await database_sync_to_async(notices.unread)(user)
         await self.send_json(
             {"type": "sync", "notices": [notices.as_json(n) for n in unread.notices], "unread": unread.count}
         )
+
+    async def layer_gap(self, event: dict[str, Any]) -> None:
+        """Notices may have been lost (config/channel_layer.py): the unread ones as they stand."""
+        user = self.person
+        if user is not None:
+            await self.sync(user)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:

@@ -1,4 +1,7 @@
-"""The Redis channel layer with a connection pool that waits instead of failing.
+"""The site's channel layers: channels_redis's two, each made good where it fell short.
+
+``WaitingRedisChannelLayer`` (``CAPSTONE_CHANNEL_LAYER=lists``): the Redis channel layer with
+a connection pool that waits instead of failing.
 
 channels_redis builds redis-py's plain pool, which holds at most 100 connections and raises
 ``MaxConnectionsError`` at the 101st concurrent command. Hundreds of sockets joining or
@@ -9,10 +12,17 @@ errors as the sockets closed. A blocking pool queues those commands for a free c
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import logging
+from typing import Any, cast
 
 from channels_redis.core import RedisChannelLayer
-from redis.asyncio import BlockingConnectionPool
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.connection import Connection
+
+logger = logging.getLogger(__name__)
 
 POOL_CONNECTIONS = 200
 """Per server process; Redis serves 10,000 clients by default."""
@@ -27,3 +37,59 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         return BlockingConnectionPool.from_url(
             address, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_S, **host
         )
+
+
+GAP = {"type": "layer.gap"}
+"""Said to every socket in a group of this process when announcements may have been lost:
+each consumer that joins a group has a ``layer_gap`` handler that shows what stands now."""
+
+
+class RecoveringPubSubChannelLayer(RedisPubSubChannelLayer):
+    """channels_redis's pub/sub layer (``CAPSTONE_CHANNEL_LAYER=pubsub``): one PUBLISH per
+    announcement, fanned out to the process's own sockets, instead of a Redis list per socket.
+
+    Pub/sub delivers at most once: what is published while a process's subscriber connection
+    is down is lost, and channels_redis 4.3 neither says so nor calls its ``on_reconnect``.
+    LP-2 still holds: when redis-py reconnects the subscriber (and subscribes it again to
+    every channel and group), each grouped socket of the process is told ``GAP``, and draws
+    the table (the lobby, the notices) as it stands.
+    """
+
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer: RedisPubSubLoopLayer | None = self._layers.get(loop)
+        if layer is None:
+            layer = super()._get_layer()
+            layer._shards = [RecoveringShard(shard.host, layer) for shard in layer._shards]
+        return layer
+
+
+class RecoveringShard(RedisSingleShardConnection):
+    def _ensure_redis(self) -> None:
+        if self._redis is not None:
+            return
+        super()._ensure_redis()
+        client: Redis = cast(Redis, self._redis)  # channels_redis declares it None until now
+        self._pubsub = Subscriber(client.connection_pool, self)
+
+    def tell_gap(self) -> None:
+        layer = self.channel_layer
+        gap = layer.channel_layer.serialize(GAP)
+        told = {name for members in layer.groups.values() for name in members}
+        for name in told:
+            queue = layer.channels.get(name)
+            if queue is not None:
+                queue.put_nowait(gap)
+
+
+class Subscriber(PubSub):
+    """redis-py calls ``on_connect`` on every connect of a subscriber after its first: a reconnect."""
+
+    def __init__(self, pool: ConnectionPool, shard: RecoveringShard) -> None:
+        super().__init__(pool)
+        self.shard = shard
+
+    async def on_connect(self, connection: Connection) -> None:
+        await super().on_connect(connection)  # subscribes again to every channel and group
+        logger.warning("the channel layer's subscriber reconnected: every grouped socket draws again")
+        self.shard.tell_gap()

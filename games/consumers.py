@@ -121,6 +121,10 @@ class TableConsumer(FrameLimitedConsumer):
             self.missed = False
             await self.send_table()
 
+    async def layer_gap(self, event: dict[str, Any]) -> None:
+        """Announcements may have been lost (config/channel_layer.py): the table as it stands."""
+        await self.table_changed({"version": None})
+
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version")
         if version is None:
@@ -179,6 +183,9 @@ class LobbyConsumer(FrameLimitedConsumer):
         self.refresh()  # any frame asks for a fresh list; what it says does not matter
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        self.refresh()
+
+    async def layer_gap(self, event: dict[str, Any]) -> None:
         self.refresh()
 
     def refresh(self) -> None:

@@ -133,9 +133,15 @@ def channel_layer_host(url: str) -> dict[str, object]:
     }
 
 
+CHANNEL_LAYER = env.str("CAPSTONE_CHANNEL_LAYER", default="lists")
+"""``lists``: channels_redis's default layer (a Redis list per socket); ``pubsub``: its
+pub/sub layer (config/channel_layer.py), one PUBLISH per announcement."""
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "config.channel_layer.WaitingRedisChannelLayer",
+        "BACKEND": {
+            "lists": "config.channel_layer.WaitingRedisChannelLayer",
+            "pubsub": "config.channel_layer.RecoveringPubSubChannelLayer",
+        }[CHANNEL_LAYER],
         "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": "capstone:ws"},
     }
 }
