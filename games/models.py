@@ -163,6 +163,12 @@ class GameRecord(NamesItsGame):
         blank=True,
         help_text="When the seat to act times out (LP-1); held here so a restart keeps it.",
     )
+    clock_task_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the turn-clock task last sent for this game runs: while that is still "
+        "ahead and no later than the deadline, a move sends none (games.tables._arm_clock).",
+    )
 
     class Meta:
         constraints = [

@@ -291,20 +291,51 @@ def _deal(table: Table, kind: str) -> None:
     table.save(update_fields=["record", "status", "lobby_version"])
     state = current_state(record)
     _set_deadline(record, table, engine.current_player(state))
-    record.save(update_fields=["turn_deadline"])
-    _after_commit(table, record, lobby=True)
+    armed = _arm_clock(record)
+    record.save(update_fields=["turn_deadline", "clock_task_at"])
+    _after_commit(table, record, lobby=True, schedule=armed)
 
 
-def _after_commit(table: Table, record: GameRecord, *, lobby: bool) -> None:
+def _after_commit(table: Table, record: GameRecord, *, lobby: bool, schedule: bool) -> None:
     """Once the change commits: announce the game's version (and to the lobby if ``lobby``)
-    and schedule the move due at the deadline set now."""
+    and, if ``schedule``, send the turn-clock task for the deadline set now."""
     version, deadline = record.version, record.turn_deadline
 
     def announce_and_schedule() -> None:
         _announce(table, version, lobby=lobby)
-        _schedule(record.pk, version, deadline)
+        if schedule:
+            _schedule(record.pk, version, deadline)
 
     transaction.on_commit(announce_and_schedule)
+
+
+def _arm_clock(record: GameRecord) -> bool:
+    """Whether the turn just set needs a clock task of its own (the caller sends it after
+    commit, and saves the record).
+
+    Not when the task sent for an earlier turn runs later than now and no later than this
+    turn's deadline: that one finds the game moved on and sends the task for the turn then
+    current (``_rearm_clock``). In a game of people moving faster than their clocks, a task
+    goes out once per clock's length rather than once per move. A task that is lost is made
+    good by the sweeper once its deadline is overdue, as before.
+    """
+    deadline, pending = record.turn_deadline, record.clock_task_at
+    if deadline is None:
+        return False
+    if pending is not None and timezone.now() < pending <= deadline:
+        return False
+    record.clock_task_at = deadline
+    return True
+
+
+def _rearm_clock(record: GameRecord) -> None:
+    """A clock task of an earlier turn ran: send the current turn's, unless one is pending."""
+    pending, deadline = record.clock_task_at, record.turn_deadline
+    if deadline is None or (pending is not None and pending > timezone.now()):
+        return
+    record.clock_task_at = deadline
+    record.save(update_fields=["clock_task_at"])
+    transaction.on_commit(partial(_schedule, record.pk, record.version, deadline))
 
 
 # Moves
@@ -365,12 +396,13 @@ def _after_move(table: Table) -> moves.Announce:
 
     def announce(record: GameRecord, state: Any) -> None:
         _set_deadline(record, table, get_engine(record.game).current_player(state))
+        armed = _arm_clock(record)
         finished = record.is_over
         if finished:
             table.status = Table.Status.FINISHED
             table.lobby_version += 1
             table.save(update_fields=["status", "lobby_version"])
-        _after_commit(table, record, lobby=finished)
+        _after_commit(table, record, lobby=finished, schedule=armed)
         if finished:
             _rate(record, table)
         if finished and record.kind == GameRecord.Kind.TOURNAMENT:
@@ -451,7 +483,10 @@ def advance(*, game_id: int, version: int) -> bool:
         record = (
             GameRecord.objects.select_for_update().filter(pk=game_id, kind__in=GameRecord.TABLE_KINDS).first()
         )
-        if record is None or record.version != version or record.is_over:
+        if record is None or record.is_over:
+            return False
+        if record.version != version:
+            _rearm_clock(record)
             return False
         table = Table.objects.prefetch_related("seats").get(record=record)
         engine = get_engine(record.game)
@@ -527,7 +562,8 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
         if delay is not None:
             fresh = now + dt.timedelta(seconds=delay)
             record.turn_deadline = max(later, fresh) if _is_person(table, seat) else min(later, fresh)
-        record.save(update_fields=["turn_deadline"])
+        record.clock_task_at = record.turn_deadline
+        record.save(update_fields=["turn_deadline", "clock_task_at"])
         moved += 1
         # robust: one task that cannot be sent must not stop the others (the sweeper makes it good).
         transaction.on_commit(
