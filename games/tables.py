@@ -27,7 +27,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from accounts import ratings
@@ -441,14 +441,14 @@ def _report_match(game_id: int) -> None:
 
 def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
     """The table's game, locked, and the table with its seats, read under that lock."""
-    record = GameRecord.objects.select_for_update(of=("self",)).filter(table__pk=table_id).first()
+    locked = GameRecord.objects.select_for_update(of=("self",)).select_related("table")
+    record = locked.filter(table__pk=table_id).first()
     if record is None:
         if Table.objects.filter(pk=table_id).exists():
             raise GameError("This table has not started yet.")
         raise GameError("There is no such table.")
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    table = Table.objects.prefetch_related(seats).get(pk=table_id)
-    table.record = record
+    table = record.table
+    prefetch_related_objects([table], Prefetch("seats", queryset=Seat.objects.select_related("user")))
     return table, record
 
 
