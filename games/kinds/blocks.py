@@ -33,18 +33,22 @@ def block_face(card: str | None) -> dict[str, str]:
     return {"image": picture(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
 
 
-def _grid(view: BlocksView, moves: Sequence[Move]) -> list[list[dict[str, Any]]]:
-    """The pyramid's rows, top row first: each place (``place``, what this viewer may know of
-    it), its block's picture when filled, and the move (placing or taking) this viewer may make there."""
+def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[list[dict[str, Any]]]:
+    """The pyramid's rows, top row first: each place as the template draws it (what this
+    viewer may know of it, its block's picture when filled, the move this viewer may make
+    there). Flat, with the words worked out: a table draws it three times a move."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
     rows: dict[int, list[dict[str, Any]]] = {}
     for place in view.pyramid:
         at = (place.row, place.index)
+        face = block_face(place.face) if place.filled else {"image": "", "label": "", "card": ""}
         rows.setdefault(place.row, []).append(
             {
-                "place": place,
-                "block": block_face(place.face) if place.filled else None,
+                **face,
+                "filled": place.filled,
+                "mine": bool(place.face) and place.placer == me,
                 "where": f"{at[0]},{at[1]}",
+                "spot": f"row {place.row + 1} from the bottom, place {place.index + 1}",
                 "move": here.get(at),
             }
         )
@@ -199,6 +203,7 @@ class BlocksSpec(TableSpec):
     def game_area(
         self, view: BlocksView, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool
     ) -> dict[str, Any]:
+        names = {seat.number: seat.name for seat in seats}
         held = view.holding
         holding = None
         if held is not None and held.face:
@@ -206,11 +211,17 @@ class BlocksSpec(TableSpec):
             holding = {**block_face(held.face), "taker": "You" if held.seat == me else taker}
         moves = view.moves if live else ()
         context: dict[str, Any] = {
-            "grid": _grid(view, moves),
+            "grid": _grid(view, moves, me),
             "buttons": [_button(move) for move in moves if move.kind in ("hand", "keep", "tie-replay")],
             "hands": [
-                [{"name": hand.name, "blocks": [block_face(c) for c in hand.cards]} for hand in seat_hands]
-                for seat_hands in view.hands
+                {
+                    "seat": names.get(number, ""),
+                    "is_me": number == me,
+                    "hands": [
+                        {"name": hand.name, "blocks": [block_face(c) for c in hand.cards]} for hand in seat_hands
+                    ],
+                }
+                for number, seat_hands in enumerate(view.hands)
             ],
             "holding": holding,
             "next_block": block_face(view.next_block) if live and view.next_block else None,
