@@ -371,11 +371,13 @@ async def leave(watches: list[Watch]) -> None:
     await asyncio.gather(*(watch.close() for watch in watches if not watch.closed))
 
 
-async def play_table(base: str, table: BenchTable, bare: bool, plan: Plan, results: Results) -> None:
-    """One table's two players moving per ``plan``; a real table whose match ends is dealt again."""
+async def play_table(
+    base: str, table: BenchTable, watches: list[Watch] | None, bare: bool, plan: Plan, results: Results
+) -> None:
+    """One table's two players, seated (``watches``), moving per ``plan``; a real table whose
+    match ends is dealt again."""
     rng = random.Random(plan.seed * 1_000_003 + table.table_id)
     loop = asyncio.get_running_loop()
-    watches = await sit_down(base, table, bare, results)
     made = 0
     next_at = loop.time()
     results.started = min(results.started, time.perf_counter())
@@ -482,12 +484,16 @@ async def run_tables(
     results = Results(kind="bare" if bare else "tables", tables=len(made))
     # Moves of earlier runs at these tables; tables dealt during this run start at none.
     before = 0 if bare else await in_thread(person_moves, [table.table_id for table in made])
+    # Every table is seated before the first move: the run measures play, not the storm of
+    # sockets connecting at its start (each drawn its first frame) that early moves queued behind.
+    seated = await asyncio.gather(*(sit_down(base, table, bare, results) for table in made))
     loop = asyncio.get_running_loop()
     start = loop.time()
     deadline = start + seconds if seconds is not None else float("inf")
     plan = Plan(pace=pace, deadline=deadline, moves=moves, seed=seed)
     cpu = time.process_time()
-    await asyncio.gather(*(play_table(base, table, bare, plan, results) for table in made))
+    tables = zip(made, seated, strict=True)
+    await asyncio.gather(*(play_table(base, table, seats, bare, plan, results) for table, seats in tables))
     results.elapsed_s = max(0.0, results.ended - results.started)
     results.client_cpu_s = time.process_time() - cpu
     if not bare:
