@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 PORT ?= 8000
 HOST ?= 127.0.0.1
-WORKERS ?= 1
+WORKERS ?= auto
 
 .PHONY: run test lint typecheck install lock bench clean dev faults fuzz
 

@@ -133,9 +133,10 @@ def channel_layer_host(url: str) -> dict[str, object]:
     }
 
 
-CHANNEL_LAYER = env.str("CAPSTONE_CHANNEL_LAYER", default="lists")
-"""``lists``: channels_redis's default layer (a Redis list per socket); ``pubsub``: its
-pub/sub layer (config/channel_layer.py), one PUBLISH per announcement."""
+CHANNEL_LAYER = env.str("CAPSTONE_CHANNEL_LAYER", default="pubsub")
+"""``pubsub``: channels_redis's pub/sub layer (config/channel_layer.py), one PUBLISH per
+announcement; ``lists``: its default layer, a Redis list per socket. Pub/sub measured faster
+at every load on two cores (docs/benchmarks.md, "Live tables")."""
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": {

@@ -1,7 +1,9 @@
-"""The pub/sub channel layer delivers at most once: what is published while a process's
-subscriber connection is down is lost. LP-2 holds all the same (config/channel_layer.py):
-once the subscriber is back, every socket of the process in a group is told to draw what
-stands now. Against the real Redis, whose connection is cut from outside."""
+"""The site's two channel layers (config/channel_layer.py), against the real Redis.
+
+The pub/sub layer (the default) delivers at most once: what is published while a process's
+subscriber connection is down is lost. LP-2 holds all the same: once the subscriber is back,
+every socket of the process in a group is told to draw what stands now. The lists layer's
+pool waits for a connection rather than failing when hundreds of sockets leave at once."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 from django.conf import settings
 from redis.asyncio import Redis
 
-from config.channel_layer import GAP, RecoveringPubSubChannelLayer
+from config.channel_layer import GAP, RecoveringPubSubChannelLayer, WaitingRedisChannelLayer
 from config.settings.base import channel_layer_host
 
 NAME = "capstone-test-gap"
@@ -49,4 +51,17 @@ async def test_a_cut_subscriber_tells_every_grouped_socket_to_draw_again() -> No
         await asyncio.wait_for(layer.receive(alone), 0.5)
     assert len(await subscriber_ids(redis)) == 1
     await redis.aclose()
+    await layer.flush()
+
+
+CROWD = 300
+"""More sockets than redis-py's default pool has connections (100): channels_redis's own
+pool raises "Too many connections" here."""
+
+
+async def test_the_lists_layers_pool_waits_when_a_crowd_leaves_at_once() -> None:
+    layer = WaitingRedisChannelLayer(hosts=[channel_layer_host(settings.REDIS_URL)], prefix="test-crowd")
+    channels = [await layer.new_channel() for _ in range(CROWD)]
+    await asyncio.gather(*(layer.group_add("table.1", channel) for channel in channels))
+    await asyncio.gather(*(layer.group_discard("table.1", channel) for channel in channels))
     await layer.flush()

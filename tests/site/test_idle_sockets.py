@@ -1,9 +1,10 @@
 """Idle sockets stay open (LP-2: a player who is thinking is still at the table).
 
-Every consumer waits on the Redis channel layer, whose BZPOPMIN blocks up to 5 s; with a
+With the lists channel layer every consumer waits in Redis's BZPOPMIN, up to 5 s; with a
 Redis read timeout no longer than that, an idle socket died with 1011 "Timeout reading
-from ...". One socket of each kind, against the real daphne and Redis, idles well past
-it (all of them at once, so the test waits once), then must still answer.
+from ...". One socket of each kind, against the real daphne and Redis (and the site's
+default layer), idles well past it (all of them at once, so the test waits once), then
+must still answer.
 """
 
 from __future__ import annotations
@@ -77,10 +78,10 @@ CROWD = 300
 
 
 def test_a_crowd_of_sockets_leaving_at_once_costs_no_server_error(live_site: str) -> None:
-    """Every socket that closes leaves its group in Redis (group_discard). Hundreds at once
-    (a deploy, a network blip) outran the channel layer's pool, which raised "Too many
-    connections" for each socket past its 100th (config/channel_layer.py): the server-log
-    check fails this test on any such error."""
+    """Every socket that closes leaves its group (group_discard). Hundreds at once (a deploy,
+    a network blip) outran the lists layer's pool, which raised "Too many connections" for
+    each socket past its 100th (tests/site/test_channel_layers.py); whatever the layer, the
+    server-log check fails this test on any error."""
     table, _, _ = heads_up()
 
     async def crowd() -> int:
