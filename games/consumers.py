@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
-from games import tables
+from games import stale_sockets, tables
 from games.errors import GameError
 from games.models import Seat, Table
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
@@ -78,10 +78,12 @@ class TableConsumer(FrameLimitedConsumer):
             return
         frame_limiter(self.scope, rate, self.limiter)
         await self.channel_layer.group_add(tables.table_group(self.table_id), self.channel_name)
+        stale_sockets.watch(self)
         await self.send_table()
 
     async def disconnect(self, code: int) -> None:
         # LP-2: leaving ends nothing; the seat keeps its clock and the game goes on.
+        stale_sockets.forget(self)
         await self.channel_layer.group_discard(tables.table_group(self.table_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -217,9 +217,7 @@ class BlocksSpec(TableSpec):
                 {
                     "seat": names.get(number, ""),
                     "is_me": number == me,
-                    "hands": [
-                        {"name": hand.name, "blocks": [block_face(c) for c in hand.cards]} for hand in seat_hands
-                    ],
+                    "hands": [{"name": h.name, "blocks": list(map(block_face, h.cards))} for h in seat_hands],
                 }
                 for number, seat_hands in enumerate(view.hands)
             ],

@@ -174,3 +174,22 @@ async def test_a_hidden_page_is_drawn_nothing_until_it_is_shown_then_the_table_a
     assert await sync_to_async(Action.objects.count)() == 2
     for communicator in (spectator, player):
         await communicator.disconnect()
+
+
+async def test_a_socket_that_missed_an_announcement_catches_up(
+    async_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LP-2: a lost announcement (the layer dropped it) leaves no page stale for long."""
+    from games import stale_sockets
+
+    monkeypatch.setattr(stale_sockets, "CHECK_S", 0.5)
+    table, alice, bob = await heads_up_table()
+    mover = alice if await seat_to_act(table) == 0 else bob
+    spectator = await socket(table.pk)
+    assert version_of(await spectator.receive_from()) == 0
+    monkeypatch.setattr(tables, "_announce", lambda *args, **kwargs: None)  # the layer loses it
+    await sync_to_async(tables.act)(table_id=table.pk, user=mover, move="check", expected_version=0)
+    assert version_of(await spectator.receive_from(timeout=5)) == 1
+    assert await spectator.receive_nothing(timeout=1.2)  # caught up: not told again
+    await spectator.disconnect()
+    assert stale_sockets._sockets == {}
