@@ -517,7 +517,8 @@ def rss_kb(pid: int) -> int:
 
 
 def listening_pid(port: int) -> int | None:
-    """The process listening on TCP ``port`` of this machine (the server), by /proc."""
+    """The server process listening on TCP ``port`` of this machine, by /proc: a daphne if
+    one holds the socket (``make run`` binds the port itself and hands it to its daphnes)."""
     inodes = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(FileNotFoundError):
@@ -525,13 +526,23 @@ def listening_pid(port: int) -> int | None:
                 parts = line.split()
                 if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":  # 0A: LISTEN
                     inodes.add(f"socket:[{parts[9]}]")
+    holders = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         with contextlib.suppress(OSError):
             for fd in os.listdir(f"/proc/{pid}/fd"):
                 with contextlib.suppress(OSError):
                     if os.readlink(f"/proc/{pid}/fd/{fd}") in inodes:
-                        return int(pid)
-    return None
+                        holders.append(int(pid))
+                        break
+    daphnes = [pid for pid in holders if b"daphne" in _cmdline(pid)]
+    return (daphnes or holders or [None])[0]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone since
+        return b""
 
 
 def raise_fd_limit(wanted: int, pid: int | None = None) -> int:
