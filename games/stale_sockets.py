@@ -38,8 +38,10 @@ _watching: asyncio.Task[None] | None = None
 def watch(socket: TableSocket) -> None:
     global _watching
     _sockets.setdefault(socket.table_id, set()).add(socket)
-    if _watching is None or _watching.done():
-        _watching = asyncio.get_running_loop().create_task(_watch_while_any())
+    loop = asyncio.get_running_loop()
+    # A server has one loop; a test suite makes one per test, and a closed loop's task is never done.
+    if _watching is None or _watching.done() or _watching.get_loop() is not loop:
+        _watching = loop.create_task(_watch_while_any())
 
 
 def forget(socket: TableSocket) -> None:
