@@ -29,6 +29,8 @@ class TableSocket(Protocol):
     table_id: int
     channel_name: str
     sent_version: int | None
+    missed: bool
+    """A hidden page that knows it is behind: drawn when shown, so not told again."""
 
 
 _sockets: dict[int, set[TableSocket]] = {}
@@ -71,7 +73,7 @@ async def check_once() -> int:
         for table_id, sockets in list(_sockets.items())
         if table_id in now
         for socket in list(sockets)
-        if socket.sent_version is not None and socket.sent_version < now[table_id]
+        if socket.sent_version is not None and socket.sent_version < now[table_id] and not socket.missed
     ]
     for socket, version in behind:
         await layer.send(socket.channel_name, {"type": "table.changed", "version": version})

@@ -164,6 +164,9 @@ async def test_a_hidden_page_is_drawn_nothing_until_it_is_shown_then_the_table_a
     await act(table_id=table.pk, user=second, move="check", expected_version=1)
     for communicator in (spectator, player):
         assert await communicator.receive_nothing(timeout=0.5)
+    from games import stale_sockets
+
+    assert await stale_sockets.check_once() == 0  # they know they are behind: not told again
     await spectator.send_to(text_data='{"page":"shown"}')
     assert version_of(await spectator.receive_from(timeout=5)) == 2  # one frame, the latest
     assert await spectator.receive_nothing(timeout=0.3)
