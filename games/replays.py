@@ -7,7 +7,6 @@ to now, and its seed is never shown.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,11 +15,12 @@ from config import safe_json
 from games import kinds
 from games.engine import ReplayError, View, get_engine
 from games.engine.base import check_seed
+from games.lru import Lru
 from games.models import DailyChallenge, GameRecord
 
 CACHE_SIZE = 64
 EVERYTHING = "all"
-_states: OrderedDict[tuple[str, int], list[Any]] = OrderedDict()
+_states: Lru[tuple[str, int], list[Any]] = Lru(CACHE_SIZE)
 
 
 @dataclass(frozen=True)
@@ -89,13 +89,10 @@ def from_daily_solution(daily: DailyChallenge) -> ReplaySource:
 def states(source: ReplaySource) -> list[Any]:
     """Every state from the deal to the last action (cached: a replay page asks for many steps)."""
     key = (source.key, source.steps)
-    cached = _states.get(key)
+    cached = _states.find(key)
     if cached is None:
         cached = get_engine(source.game).replay(source.config, source.seed, source.actions, deck=source.deck)
-        _states[key] = cached
-        while len(_states) > CACHE_SIZE:
-            _states.popitem(last=False)
-    _states.move_to_end(key)
+        _states.keep(key, cached)
     return cached
 
 

@@ -7,16 +7,16 @@ their transaction commits, and reads add them only outside a transaction.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 from django.db import transaction
 
 from games.engine import get_engine
+from games.lru import Lru
 from games.models import GameRecord
 
 CACHE_SIZE = 512
-_states: OrderedDict[tuple[int, int], Any] = OrderedDict()
+_states: Lru[tuple[int, int], Any] = Lru(CACHE_SIZE)
 
 
 def _rebuild(record: GameRecord) -> Any:
@@ -42,7 +42,7 @@ def _still_at(record: GameRecord) -> bool:
 
 def current_state(record: GameRecord) -> Any:
     key = (record.pk, record.version)
-    state = _states.get(key)
+    state = _states.find(key)
     if state is None:
         state = _rebuild(record)
         # Inside a transaction the rows may yet be rolled back, and a later version with
@@ -50,13 +50,8 @@ def current_state(record: GameRecord) -> Any:
         # only when nothing moved while they were read.
         if not transaction.get_connection().in_atomic_block and _still_at(record):
             remember_state(record, state)
-    else:
-        _states.move_to_end(key)
     return state
 
 
 def remember_state(record: GameRecord, state: Any) -> None:
-    _states[(record.pk, record.version)] = state
-    _states.move_to_end((record.pk, record.version))
-    while len(_states) > CACHE_SIZE:
-        _states.popitem(last=False)
+    _states.keep((record.pk, record.version), state)

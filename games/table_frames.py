@@ -8,7 +8,6 @@ seats, read once per announced version for all the sockets that render it.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 
 from django.db.models import Prefetch
@@ -16,12 +15,13 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from games import tables
+from games.lru import Lru
 from games.models import Seat, Table
 from games.table_presenter import my_seat, table_context, table_seats
 
 FRAME_CACHE_SIZE = 512
-_frames: OrderedDict[tuple[int, int, int | None], str] = OrderedDict()
-_tables: OrderedDict[tuple[int, int], tuple[Table, list[Seat]]] = OrderedDict()
+_frames: Lru[tuple[int, int, int | None], str] = Lru(FRAME_CACHE_SIZE)
+_tables: Lru[tuple[int, int], tuple[Table, list[Seat]]] = Lru(FRAME_CACHE_SIZE)
 
 
 def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> tuple[str, int | None]:
@@ -37,9 +37,8 @@ def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Se
     so what was read for a version holds for it; a change of seats comes without a version,
     and is read afresh."""
     if version is not None:
-        kept = _tables.get((table_id, version))
+        kept = _tables.find((table_id, version))
         if kept is not None:
-            _tables.move_to_end((table_id, version))
             return kept
     table = Table.objects.select_related("record").get(pk=table_id)
     seats = table_seats(table)
@@ -57,9 +56,7 @@ def play(table_id: int, user: User | None, move: Mapping[str, object], expected_
 def _keep_table(table: Table, seats: list[Seat]) -> None:
     if table.record is None:
         return
-    _tables[(table.pk, table.record.version)] = (table, seats)
-    while len(_tables) > FRAME_CACHE_SIZE:
-        _tables.popitem(last=False)
+    _tables.keep((table.pk, table.record.version), (table, seats))
 
 
 def render_table(
@@ -72,12 +69,10 @@ def render_table(
     if record is None or error:
         return _render(table, user, error, seats)
     key = (record.pk, record.version, my_seat(seats, user))
-    frame = _frames.get(key)
+    frame = _frames.find(key)
     if frame is None:
         frame, _ = _render(table, user, "", seats)
-        _frames[key] = frame
-        while len(_frames) > FRAME_CACHE_SIZE:
-            _frames.popitem(last=False)
+        _frames.keep(key, frame)
     return frame, record.version
 
 

@@ -8,34 +8,26 @@ into words once (LP-3: ``reveal=False`` at every moment, the end included).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from games import kinds, narration
+from games.lru import Lru
 from games.models import GameRecord
 
 LOG_LENGTH = 8
 """How many of the latest moves the table's log lists (the replay has them all)."""
 CACHE_SIZE = 256
-_logs: OrderedDict[tuple[int, int], list[dict[str, Any]]] = OrderedDict()
-_windows: OrderedDict[tuple[int, int], tuple[int, list[Any]]] = OrderedDict()
-_said: OrderedDict[tuple[int, int], str] = OrderedDict()
-
-
-def _keep(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int = CACHE_SIZE) -> None:
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > size:
-        cache.popitem(last=False)
+_logs: Lru[tuple[int, int], list[dict[str, Any]]] = Lru(CACHE_SIZE)
+_windows: Lru[tuple[int, int], tuple[int, list[Any]]] = Lru(CACHE_SIZE)
+_said: Lru[tuple[int, int], str] = Lru(CACHE_SIZE * LOG_LENGTH)
 
 
 def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
     """``[{"seq", "text", "timed_out"}]``, oldest first; a move the turn clock made says so."""
     key = (record.pk, record.version)
-    log = _logs.get(key)
+    log = _logs.find(key)
     if log is not None:
-        _logs.move_to_end(key)
         return log
     count = record.action_count
     first_shown = max(0, count - LOG_LENGTH)
@@ -47,14 +39,14 @@ def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
     first_state = count + 1 - len(window)  # window[0] is the state after this many actions
     log = []
     for seq, text, timed_out in rows[first_shown - since :]:
-        said = _said.get((record.pk, seq))
+        said = _said.find((record.pk, seq))
         if said is None:
             before, after = window[seq - first_state], window[seq - first_state + 1]
             said = narration.narrate(record.game, before, text, after, names, reveal=False)
-            _keep(_said, (record.pk, seq), said, CACHE_SIZE * LOG_LENGTH)
+            _said.keep((record.pk, seq), said)
         text = f"Time ran out: {said}" if timed_out else said
         log.append({"seq": seq, "text": text, "timed_out": timed_out})
-    _keep(_logs, key, log)
+    _logs.keep(key, log)
     return log
 
 
@@ -72,5 +64,5 @@ def _last_states(record: GameRecord, since: int, texts: Sequence[str]) -> list[A
     else:
         window = engine.replay(record.config, record.seed, list(texts), deck=record.deck)
     window = window[-(LOG_LENGTH + 1) :]
-    _keep(_windows, key, (since + len(texts), window))
+    _windows.keep(key, (since + len(texts), window))
     return window

@@ -1,0 +1,30 @@
+"""A per-process cache of the most recently used entries, for what never goes stale once
+computed (a game's state at a version, a table's frame for a version and seat): an old entry
+is only ever unused, so the least recently used goes first."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Lru(OrderedDict[K, V]):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def find(self, key: K) -> V | None:
+        """The entry for ``key``, marked as just used; ``None`` if there is none."""
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def keep(self, key: K, value: V) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
