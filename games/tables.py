@@ -330,12 +330,9 @@ def _arm_clock(record: GameRecord) -> bool:
 
 def _rearm_clock(record: GameRecord) -> None:
     """A clock task of an earlier turn ran: send the current turn's, unless one is pending."""
-    pending, deadline = record.clock_task_at, record.turn_deadline
-    if deadline is None or (pending is not None and pending > timezone.now()):
-        return
-    record.clock_task_at = deadline
-    record.save(update_fields=["clock_task_at"])
-    transaction.on_commit(partial(_schedule, record.pk, record.version, deadline))
+    if _arm_clock(record):
+        record.save(update_fields=["clock_task_at"])
+        transaction.on_commit(partial(_schedule, record.pk, record.version, record.turn_deadline))
 
 
 # Moves
