@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db.models import Prefetch
+from django.template import engines
 from django.template.loader import render_to_string
 
 from accounts.models import User
@@ -27,7 +28,8 @@ _tables: Lru[tuple[int, int], tuple[Table, list[Seat]]] = Lru(FRAME_CACHE_SIZE)
 def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> tuple[str, int | None]:
     context = table_context(table, user, error, seats=seats)
     context["user"] = user
-    return render_to_string("games/partials/table_live.html", context), context["version"]
+    live = engines["jinja2"].get_template("games/partials/table_live.html")
+    return live.render(context), context["version"]
 
 
 def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Seat]]:

@@ -77,6 +77,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live table's partials only (config/live_templates.py): drawn at every move.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.live_templates.environment"},
+    },
 ]
 
 

@@ -1,0 +1,48 @@
+"""The live table's Jinja2 environment (config/live_templates.py) keeps what its templates
+relied on under Django's engine: escaping, empty missing names, Django's ISO dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from types import SimpleNamespace
+
+from django.template import Context, Template, engines
+from django.urls import reverse
+from django.utils import timezone
+
+
+def live(source: str, **context: object) -> str:
+    return engines["jinja2"].from_string(source).render(context)
+
+
+def test_what_is_drawn_is_escaped_and_a_name_keeps_its_title() -> None:
+    name = 'Bot "<Thirteen>" & co'
+    assert live("{{ n }}", n=name) == "Bot &#34;&lt;Thirteen&gt;&#34; &amp; co"
+    # The filter's own markup (Django's SafeString) is not escaped again.
+    assert live("{{ n|player_name }}", n=name) == Template(
+        "{% load player_names %}{{ n|player_name }}"
+    ).render(Context({"n": name}))
+
+
+def test_a_missing_name_or_a_missing_objects_attribute_is_empty_not_an_error() -> None:
+    # As under Django's engine: a table outside a tournament has no tournament_game, and its
+    # template asks for table.tournament_game.match.tournament.
+    table = SimpleNamespace(pk=3)
+    source = (
+        "[{{ absent }}|{{ table.tournament_game.match.tournament.name }}|"
+        "{% if table.nothing.deeper %}x{% endif %}]"
+    )
+    assert live(source, table=table) == "[||]"
+
+
+def test_iso_time_is_djangos_date_c_in_the_current_time_zone() -> None:
+    moment = dt.datetime(2026, 11, 24, 23, 30, 5, 123456, tzinfo=dt.UTC)
+    with timezone.override(zoneinfo.ZoneInfo("Pacific/Auckland")):
+        django = Template("{{ m|date:'c' }}").render(Context({"m": moment}))
+        assert live("{{ m|iso_time }}", m=moment) == django == "2026-11-25T12:30:05.123456+13:00"
+
+
+def test_url_and_capfirst_are_djangos() -> None:
+    assert live("{{ url('replay', 7) }}") == reverse("replay", args=[7])
+    assert live("{{ 'call 3'|capfirst }} {{ 'fold'|capfirst }}") == "Call 3 Fold"
