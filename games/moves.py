@@ -30,6 +30,8 @@ MAX_MOVE_TEXT = 64
 class Moved:
     record: GameRecord
     state: Any
+    action: Action
+    """The move as stored."""
 
 
 Announce = Callable[[GameRecord, Any], None]
@@ -100,7 +102,7 @@ def apply_locked(
         new_state = engine.apply(state, action)
     except IllegalAction as exc:
         raise GameError(as_sentence(str(exc))) from exc
-    Action.objects.create(
+    stored = Action.objects.create(
         game=record, seq=record.action_count, seat=seat, text=str(action), timed_out=timed_out
     )
     was_over = record.is_over
@@ -117,4 +119,4 @@ def apply_locked(
     record.save()
     if record.is_over != was_over:
         finishes.sync(record)
-    return Moved(record, new_state)
+    return Moved(record, new_state, stored)

@@ -18,6 +18,7 @@ from accounts.models import User
 from games import tables
 from games.lru import Lru
 from games.models import Seat, Table
+from games.table_log import remember_action
 from games.table_presenter import my_seat, table_context, table_seats
 
 FRAME_CACHE_SIZE = 512
@@ -50,9 +51,11 @@ def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Se
 
 def play(table_id: int, user: User | None, move: Mapping[str, object], expected_version: int) -> None:
     """A person's move at the table (``tables.act``). The table and seats it read under its
-    lock are those of the version it made, so this process's sockets render it without a read."""
+    lock are those of the version it made, and the log knows the move: this process's sockets
+    render it without a read."""
     moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
     _keep_table(moved.table, list(moved.table.seats.all()))
+    remember_action(moved.action)
 
 
 def _keep_table(table: Table, seats: list[Seat]) -> None:

@@ -2,8 +2,9 @@
 
 A table's actions are never undone and its versions only grow, so each version costs only
 what is new: the states go on from the window kept for the last version (one ``apply`` a
-move, not a replay of the match), only the actions since are read, and each move is put
-into words once (LP-3: ``reveal=False`` at every moment, the end included).
+move, not a replay of the match), each move is put into words once (LP-3: ``reveal=False``
+at every moment, the end included), and an action is read from the database once per
+process, not at all by the process that stored it (``remember_action``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
+
 from games import kinds, narration
 from games.lru import Lru
-from games.models import GameRecord
+from games.models import Action, GameRecord
 
 LOG_LENGTH = 8
 """How many of the latest moves the table's log lists (the replay has them all)."""
@@ -21,6 +24,16 @@ CACHE_SIZE = 256
 _logs: Lru[tuple[int, int], list[dict[str, Any]]] = Lru(CACHE_SIZE)
 _windows: Lru[tuple[int, int], tuple[int, list[Any]]] = Lru(CACHE_SIZE)
 _said: Lru[tuple[int, int], str] = Lru(CACHE_SIZE * LOG_LENGTH)
+Row = tuple[str, bool]
+"""An action's text and whether the turn clock made it."""
+_actions: Lru[tuple[int, int], Row] = Lru(CACHE_SIZE * LOG_LENGTH)
+
+
+def remember_action(action: Action) -> None:
+    """An action as the process that stored it knows it, once committed: its log needs no read."""
+    if transaction.get_connection().in_atomic_block:
+        return  # it may yet be rolled back, and its seq stored again with another text
+    _actions.keep((action.game_id, action.seq), (action.text, action.timed_out))
 
 
 def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -32,13 +45,13 @@ def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
     count = record.action_count
     first_shown = max(0, count - LOG_LENGTH)
     kept = _windows.get((record.pk, record.seed))
-    since = min(first_shown, kept[0]) if kept is not None and kept[0] <= count else 0
-    actions = record.actions.filter(seq__gte=since, seq__lt=count).order_by("seq")
-    rows = list(actions.values_list("seq", "text", "timed_out"))
-    window = _last_states(record, since, [text for _, text, _ in rows])
+    applied = kept[0] if kept is not None and kept[0] <= count else 0
+    rows = _rows(record, min(applied, first_shown), count)
+    window = _last_states(record, applied, [rows[seq][0] for seq in range(applied, count)])
     first_state = count + 1 - len(window)  # window[0] is the state after this many actions
     log = []
-    for seq, text, timed_out in rows[first_shown - since :]:
+    for seq in range(first_shown, count):
+        text, timed_out = rows[seq]
         said = _said.find((record.pk, seq))
         if said is None:
             before, after = window[seq - first_state], window[seq - first_state + 1]
@@ -50,19 +63,38 @@ def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
     return log
 
 
-def _last_states(record: GameRecord, since: int, texts: Sequence[str]) -> list[Any]:
+def _rows(record: GameRecord, start: int, end: int) -> dict[int, Row]:
+    """The actions ``start`` to ``end - 1`` of ``record``: those this process knows, and the
+    rest read in one query (kept if the log will show them again)."""
+    rows: dict[int, Row] = {}
+    for seq in range(start, end):
+        row = _actions.find((record.pk, seq))
+        if row is None:
+            break
+        rows[seq] = row
+    missing = start + len(rows)
+    if missing < end:
+        read = record.actions.filter(seq__gte=missing, seq__lt=end).values_list("seq", "text", "timed_out")
+        for seq, text, timed_out in read.order_by("seq"):
+            rows[seq] = (text, timed_out)
+            if seq >= end - LOG_LENGTH:
+                _actions.keep((record.pk, seq), (text, timed_out))
+    return rows
+
+
+def _last_states(record: GameRecord, applied: int, texts: Sequence[str]) -> list[Any]:
     """The states around the last ``LOG_LENGTH`` actions, the last one the current state;
-    ``texts`` are the actions from ``since`` on, which is 0 unless a window is kept."""
+    ``texts`` are the actions from ``applied`` on: those the kept window has not applied, or
+    all of them (``applied`` is 0) when no window is kept."""
     engine = kinds.get_table_game(record.game).engine
     key = (record.pk, record.seed)
     kept = _windows.get(key)
-    if since and kept is not None:
-        count, window = kept
-        window = list(window)
-        for text in texts[count - since :]:
+    if applied and kept is not None:
+        window = list(kept[1])
+        for text in texts:
             window.append(engine.apply(window[-1], text))
     else:
         window = engine.replay(record.config, record.seed, list(texts), deck=record.deck)
     window = window[-(LOG_LENGTH + 1) :]
-    _windows.keep(key, (since + len(texts), window))
+    _windows.keep(key, (applied + len(texts), window))
     return window

@@ -37,7 +37,7 @@ from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
 from games.errors import GameError, StaleVersion
-from games.models import GameRecord, Seat, Table
+from games.models import Action, GameRecord, Seat, Table
 from games.state_cache import current_state
 
 logger = logging.getLogger(__name__)
@@ -344,6 +344,7 @@ class TableMove:
     state: Any
     table: Table
     """The table as the move left it, its seats read with it."""
+    action: Action
 
 
 def seat_of(table: Table, user: User | None) -> int | None:
@@ -425,7 +426,7 @@ def _apply_locked(
     record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object], *, timed_out: bool = False
 ) -> TableMove:
     moved = moves.apply_locked(record, seat, move, announce=_after_move(table), timed_out=timed_out)
-    return TableMove(moved.record, moved.state, table)
+    return TableMove(moved.record, moved.state, table, moved.action)
 
 
 def _report_match(game_id: int) -> None:

@@ -365,9 +365,48 @@ class TestLog:
         monkeypatch.setattr(narration, "narrate", lambda *a, **k: said.append(a[2]) or narrate(*a, **k))
         later = table_log.table_log(record, names)
         assert said == actions[-5:]  # each move is put into words once, when it is new
-        table_log._windows.clear()
-        table_log._logs.clear()
-        table_log._said.clear()
+        forget_logs()
         assert later == table_log.table_log(record, names)
         assert [e["seq"] for e in later] == list(range(len(actions) - 8, len(actions)))
         assert early[-1] in later
+
+    @pytest.mark.django_db(transaction=True)
+    def test_the_process_that_stored_a_move_logs_it_without_reading_the_actions(self, alice: User) -> None:
+        from django.test.utils import CaptureQueriesContext
+
+        from games import table_log
+
+        config = {"players": 2, "hands": 2}
+        seed, actions = find_game(TRIAD, config, lambda e, s, a: len(a) >= 12)
+        table = build_table(TRIAD, config, {0: alice}, seed, actions[:-1])
+        record = GameRecord.objects.get(pk=table.record_id)
+        names = ["alice", "Bot 2"]
+        table_log.table_log(record, names)
+        engine = table_engine(table)
+        seat = engine.current_player(engine.replay(engine.normalize_config(config), seed, actions)[-2])
+        last = Action.objects.create(game=record, seq=len(actions) - 1, seat=seat, text=actions[-1])
+        GameRecord.objects.filter(pk=record.pk).update(action_count=len(actions), version=len(actions))
+        record.refresh_from_db()
+        table_log.remember_action(last)
+        with CaptureQueriesContext(connection) as queries:
+            log = table_log.table_log(record, names)
+        assert [q["sql"] for q in queries if "games_action" in q["sql"]] == []
+        assert log[-1]["seq"] == len(actions) - 1
+        forget_logs()
+        assert log == table_log.table_log(record, names)  # as a process that read it all says it
+
+    def test_an_action_not_yet_committed_is_not_remembered(self, alice: User) -> None:
+        from games import table_log
+
+        table = build_table(TRIAD, {"players": 2, "hands": 2}, {0: alice}, 5, [])
+        action = Action(game_id=table.record_id, seq=0, seat=0, text="check")
+        table_log.remember_action(action)  # inside the test's transaction
+        assert table_log._actions.find((table.record_id, 0)) is None
+
+
+def forget_logs() -> None:
+    """What a process that never drew the table knows of its log: nothing."""
+    from games import table_log
+
+    for cache in (table_log._windows, table_log._logs, table_log._said, table_log._actions):
+        cache.clear()
