@@ -3,10 +3,15 @@
 The cache is keyed by ``(game id, version)``; versions only grow, so an entry can never
 be stale, only unused, provided it holds committed data: services add entries after
 their transaction commits, and reads add them only outside a transaction.
+
+A version this process has not seen is rebuilt from the latest state it kept of the game,
+with only the actions since (a live table's other process, which did not make the move):
+unless a move was undone since, the actions it applied are still the game's first ones.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -19,6 +24,19 @@ CACHE_SIZE = 512
 _states: Lru[tuple[int, int], Any] = Lru(CACHE_SIZE)
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """The latest state this process keeps of a game, and where in the game it stands."""
+
+    version: int
+    action_count: int
+    undo_count: int
+    state: Any
+
+
+_latest: Lru[int, _Kept] = Lru(CACHE_SIZE)
+
+
 def _rebuild(record: GameRecord) -> Any:
     engine = get_engine(record.game)
     if record.engine_version != engine.version:
@@ -26,8 +44,14 @@ def _rebuild(record: GameRecord) -> Any:
             f"game {record.pk} was played with {record.game} engine version {record.engine_version}, "
             f"and this server has version {engine.version}"
         )
+    kept = _latest.find(record.pk)
     # Only the actions of the version read: a move committed since must not appear in it.
     actions = record.actions.filter(seq__lt=record.action_count).order_by("seq")
+    if kept is not None and kept.undo_count == record.undo_count and kept.action_count <= record.action_count:
+        state = kept.state
+        for text in actions.filter(seq__gte=kept.action_count).values_list("text", flat=True):
+            state = engine.apply(state, text)
+        return state
     texts = list(actions.values_list("text", flat=True))
     return engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
 
@@ -55,3 +79,6 @@ def current_state(record: GameRecord) -> Any:
 
 def remember_state(record: GameRecord, state: Any) -> None:
     _states.keep((record.pk, record.version), state)
+    kept = _latest.find(record.pk)
+    if kept is None or kept.version < record.version:
+        _latest.keep(record.pk, _Kept(record.version, record.action_count, record.undo_count, state))

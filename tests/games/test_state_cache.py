@@ -41,3 +41,70 @@ def test_a_record_read_before_a_move_rebuilds_the_state_it_was_read_at() -> None
     assert cached is None or engine.current_player(cached) == seat
     later = GameRecord.objects.get(pk=before.pk)
     assert engine.current_player(state_cache.current_state(later)) != seat  # and v+1 its own
+
+
+def moves_of_a_table() -> tuple[int, list[User]]:
+    """A started two-seat Triad table, its game id and its people by seat."""
+    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
+    table = tables.create_table(game="triad", creator=alice, config={"players": 2})
+    tables.sit(table_id=table.pk, user=bob)
+    tables.start(table_id=table.pk, user=alice)
+    table.refresh_from_db()
+    by_seat = {seat.number: alice if seat.user_id == alice.pk else bob for seat in table.seats.all()}
+    return table.pk, [by_seat[0], by_seat[1]]
+
+
+def test_a_version_this_process_did_not_see_goes_on_from_the_state_it_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A live table's other process: the state of each new version is the kept one and the
+    moves since, not a replay of the whole game, and it is the state a replay gives."""
+    table_id, people = moves_of_a_table()
+    engine = get_engine("triad")
+    state_cache.current_state(GameRecord.objects.get(table__pk=table_id))
+    seen = state_cache._latest.find(GameRecord.objects.get(table__pk=table_id).pk)
+    assert seen is not None
+    for _ in range(3):
+        record = GameRecord.objects.get(table__pk=table_id)
+        state = state_cache.current_state(record)
+        move = next(str(a) for a in engine.legal_actions(state) if str(a) != "fold")
+        seat = engine.current_player(state)
+        tables.act(table_id=table_id, user=people[seat], move=move, expected_version=record.version)
+    # Another process made those three moves: this one saw the game last before them.
+    state_cache._states.clear()
+    state_cache._latest.keep(record.pk, seen)
+    replays: list[int] = []
+    replay = engine.replay
+    monkeypatch.setattr(type(engine), "replay", lambda self, *a, **k: replays.append(1) or replay(*a, **k))
+    record = GameRecord.objects.get(table__pk=table_id)
+    state = state_cache.current_state(record)
+    assert replays == []
+    monkeypatch.undo()
+    texts = list(record.actions.order_by("seq").values_list("text", flat=True))
+    assert state == engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
+
+
+def test_after_an_undo_the_game_is_replayed_from_its_start() -> None:
+    """An undone move's place may hold another move now: a state kept from before the undo
+    is not built on, even where the count of moves is the same again."""
+    from games import services
+    from games.players import Player
+
+    engine = get_engine("pyramid")
+    player = Player(user=User.objects.create_user("carol", "c@example.com", "pw-long-enough-1"), token="")
+    record = services.start_solitaire(game="pyramid", player=player, seed=7)
+    services.submit_action(game_id=record.pk, player=player, move="draw", expected_version=0)
+    services.submit_action(game_id=record.pk, player=player, move="draw", expected_version=1)
+    before_undo = state_cache._latest.find(record.pk)
+    assert before_undo is not None and before_undo.action_count == 2
+    undone = services.undo(game_id=record.pk, player=player, expected_version=2)
+    other = next(str(a) for a in engine.legal_actions(undone.state) if str(a) not in ("draw", "resign"))
+    services.submit_action(game_id=record.pk, player=player, move=other, expected_version=3)
+    # A process that last saw the game before the undo:
+    state_cache._states.clear()
+    state_cache._latest.keep(record.pk, before_undo)
+
+    state = state_cache.current_state(GameRecord.objects.get(pk=record.pk))
+
+    assert state == engine.replay(record.config, 7, ["draw", other])[-1]
