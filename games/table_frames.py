@@ -18,8 +18,9 @@ from accounts.models import User
 from games import tables
 from games.lru import Lru
 from games.models import Seat, Table
+from games.started_seats import seats_of
 from games.table_log import remember_action
-from games.table_presenter import my_seat, table_context, table_seats
+from games.table_presenter import my_seat, table_context
 
 FRAME_CACHE_SIZE = 512
 _frames: Lru[tuple[int, int, int | None], str] = Lru(FRAME_CACHE_SIZE)
@@ -37,14 +38,14 @@ def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Se
     """The table, its game and its seats: those read for ``version`` of its game by an earlier
     socket of this process if there are, else from the database (and kept for the sockets to
     come). A move changes the game's version and the table (its status) in one transaction,
-    so what was read for a version holds for it; a change of seats comes without a version,
-    and is read afresh."""
+    so what was read for a version holds for it; a change of seats comes without a version
+    (only while the table is open), and is read afresh."""
     if version is not None:
         kept = _tables.find((table_id, version))
         if kept is not None:
             return kept
     table = Table.objects.select_related("record").get(pk=table_id)
-    seats = table_seats(table)
+    seats = seats_of(table)
     _keep_table(table, seats)
     return table, seats
 
@@ -54,7 +55,7 @@ def play(table_id: int, user: User | None, move: Mapping[str, object], expected_
     lock are those of the version it made, and the log knows the move: this process's sockets
     render it without a read."""
     moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
-    _keep_table(moved.table, list(moved.table.seats.all()))
+    _keep_table(moved.table, moved.seats)
     remember_action(moved.action)
 
 

@@ -27,7 +27,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Prefetch, prefetch_related_objects
+from django.db.models import F
 from django.utils import timezone
 
 from accounts import ratings
@@ -38,6 +38,7 @@ from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat, Table
+from games.started_seats import seats_of
 from games.state_cache import current_state
 
 logger = logging.getLogger(__name__)
@@ -290,7 +291,7 @@ def _deal(table: Table, kind: str) -> None:
     table.lobby_version += 1
     table.save(update_fields=["record", "status", "lobby_version"])
     state = current_state(record)
-    _set_deadline(record, table, engine.current_player(state))
+    _set_deadline(record, table, list(table.seats.all()), engine.current_player(state))
     armed = _arm_clock(record)
     record.save(update_fields=["turn_deadline", "clock_task_at"])
     _after_commit(table, record, lobby=True, schedule=armed)
@@ -343,40 +344,40 @@ class TableMove:
     record: GameRecord
     state: Any
     table: Table
-    """The table as the move left it, its seats read with it."""
+    """The table as the move left it."""
+    seats: list[Seat]
     action: Action
 
 
-def seat_of(table: Table, user: User | None) -> int | None:
+def seat_of(seats: list[Seat], user: User | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    return next((seat.number for seat in table.seats.all() if seat.user_id == user.pk), None)
+    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
 
 
-def _delay(table: Table, seat: int | None) -> float | None:
+def _delay(table: Table, seats: list[Seat], seat: int | None) -> float | None:
     """How long the seat to act has, in seconds; ``None`` when the game is over."""
     if seat is None:
         return None
     if seat == TABLE_SEAT:
         return settings.TABLE_TIE_REPLAY_DELAY_S
-    if _is_bot(table, seat):
+    if _is_bot(seats, seat):
         return settings.TABLE_BOT_DELAY_S
     return float(table.clock_seconds)
 
 
-def _is_bot(table: Table, seat: int) -> bool:
-    # ``seats.all()``: a move's table comes with its seats read (``_locked_game``).
-    return any(s.number == seat and s.is_bot for s in table.seats.all())
+def _is_bot(seats: list[Seat], seat: int) -> bool:
+    return any(s.number == seat and s.is_bot for s in seats)
 
 
-def _is_person(table: Table, seat: int | None) -> bool:
+def _is_person(seats: list[Seat], seat: int | None) -> bool:
     if seat is None or seat == TABLE_SEAT:
         return False
-    return not _is_bot(table, seat)
+    return not _is_bot(seats, seat)
 
 
-def _set_deadline(record: GameRecord, table: Table, seat: int | None) -> None:
-    delay = _delay(table, seat)
+def _set_deadline(record: GameRecord, table: Table, seats: list[Seat], seat: int | None) -> None:
+    delay = _delay(table, seats, seat)
     record.turn_deadline = None if delay is None else timezone.now() + dt.timedelta(seconds=delay)
 
 
@@ -388,12 +389,12 @@ def _schedule(game_id: int, version: int, deadline: dt.datetime | None) -> None:
     advance_table.apply_async((game_id, version), eta=deadline)
 
 
-def _after_move(table: Table) -> moves.Announce:
+def _after_move(table: Table, seats: list[Seat]) -> moves.Announce:
     """What a stored move changes at ``table``: the next turn's clock, the table's status,
     and after commit the announcement, the next turn's task and a finished match's report."""
 
     def announce(record: GameRecord, state: Any) -> None:
-        _set_deadline(record, table, get_engine(record.game).current_player(state))
+        _set_deadline(record, table, seats, get_engine(record.game).current_player(state))
         armed = _arm_clock(record)
         finished = record.is_over
         if finished:
@@ -423,10 +424,16 @@ def _rate(record: GameRecord, table: Table) -> None:
 
 
 def _apply_locked(
-    record: GameRecord, table: Table, seat: int, move: str | Mapping[str, object], *, timed_out: bool = False
+    record: GameRecord,
+    table: Table,
+    seats: list[Seat],
+    seat: int,
+    move: str | Mapping[str, object],
+    *,
+    timed_out: bool = False,
 ) -> TableMove:
-    moved = moves.apply_locked(record, seat, move, announce=_after_move(table), timed_out=timed_out)
-    return TableMove(moved.record, moved.state, table, moved.action)
+    moved = moves.apply_locked(record, seat, move, announce=_after_move(table, seats), timed_out=timed_out)
+    return TableMove(moved.record, moved.state, table, seats, moved.action)
 
 
 def _report_match(game_id: int) -> None:
@@ -437,8 +444,8 @@ def _report_match(game_id: int) -> None:
     app.send_task("tournaments.tasks.record_match", args=(game_id,))
 
 
-def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
-    """The table's game, locked, and the table with its seats, read under that lock."""
+def _locked_game(table_id: int) -> tuple[Table, GameRecord, list[Seat]]:
+    """The table's game, locked, and the table read under that lock, with its seats."""
     locked = GameRecord.objects.select_for_update(of=("self",)).select_related("table")
     try:
         record = locked.get(table__pk=table_id)  # get(): first()'s ORDER BY costs a third more
@@ -446,9 +453,7 @@ def _locked_game(table_id: int) -> tuple[Table, GameRecord]:
         if Table.objects.filter(pk=table_id).exists():
             raise GameError("This table has not started yet.") from None
         raise GameError("There is no such table.") from None
-    table = record.table
-    prefetch_related_objects([table], Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    return table, record
+    return record.table, record, seats_of(record.table)
 
 
 def act(
@@ -459,13 +464,13 @@ def act(
     if not isinstance(move, Mapping):
         moves.check_text(move, "'check' or 'take 0,3'")
     with transaction.atomic():
-        table, record = _locked_game(table_id)
-        seat = seat_of(table, user)
+        table, record, seats = _locked_game(table_id)
+        seat = seat_of(seats, user)
         if seat is None:
             raise GameError("You are watching this table: only its players can move.")
         if expected_version is not None and expected_version != record.version:
             raise StaleVersion("The table moved on before your move arrived: it is shown as it stands now.")
-        return _apply_locked(record, table, seat, move)
+        return _apply_locked(record, table, seats, seat, move)
 
 
 def advance(*, game_id: int, version: int) -> bool:
@@ -487,7 +492,8 @@ def advance(*, game_id: int, version: int) -> bool:
         if record.version != version:
             _rearm_clock(record)
             return False
-        table = Table.objects.prefetch_related("seats").get(record=record)
+        table = Table.objects.get(record=record)
+        seats = seats_of(table)
         engine = get_engine(record.game)
         state = current_state(record)
         seat = engine.current_player(state)
@@ -498,17 +504,17 @@ def advance(*, game_id: int, version: int) -> bool:
         else:
             view = engine.view(state, seat)
             chooser_seed = bot_seed(record.seed, seat, record.action_count)
-            if _is_bot(table, seat):
+            if _is_bot(seats, seat):
                 text = engine.bot_action(view, chooser_seed)
             elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
                 text = FORFEIT if _no_show(record, seat) else engine.timeout_action(view, chooser_seed)
                 seq = record.action_count
-                moved = _apply_locked(record, table, seat, text, timed_out=True)
+                moved = _apply_locked(record, table, seats, seat, text, timed_out=True)
                 _tell_timed_out(table, seq, seat, state, text, moved.state)
                 return True
             else:
                 return False
-        _apply_locked(record, table, seat, text)
+        _apply_locked(record, table, seats, seat, text)
         return True
 
 
@@ -517,7 +523,7 @@ def _tell_timed_out(table: Table, seq: int, seat: int, before: Any, text: str, a
     from accounts import event_notices  # accounts' notices import the tournaments app
     from games.narration import narrate
 
-    seats = list(table.seats.select_related("user"))
+    seats = seats_of(table)
     said = narrate(table.game, before, text, after, [s.name for s in seats], reveal=False)
     event_notices.timed_out(table, seq, next((s.user for s in seats if s.number == seat), None), said)
 
@@ -557,10 +563,11 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
             # resume, which the next heartbeat tries again.)
             logger.exception("LP-5: game %s could not be rebuilt; its deadline only moves on", record.pk)
             seat, record.turn_deadline = None, later
-        delay = _delay(table, seat)
+        seats = seats_of(table)
+        delay = _delay(table, seats, seat)
         if delay is not None:
             fresh = now + dt.timedelta(seconds=delay)
-            record.turn_deadline = max(later, fresh) if _is_person(table, seat) else min(later, fresh)
+            record.turn_deadline = max(later, fresh) if _is_person(seats, seat) else min(later, fresh)
         record.clock_task_at = record.turn_deadline
         record.save(update_fields=["turn_deadline", "clock_task_at"])
         moved += 1
