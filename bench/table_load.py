@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from bench.stats import percentile
+from games.socket_limits import PLAYER, TokenBucket
 
 T = TypeVar("T")
 
@@ -73,8 +74,12 @@ class Results:
     dropped: int = 0
     stale_retries: int = 0
     too_fast: int = 0
-    """Moves refused by the players' frame limit (only a handful of tables saturated reach
-    it), played again after a pause."""
+    """Moves refused by the players' frame limit all the same, played again after a pause."""
+    held_back: int = 0
+    held_back_s: float = 0.0
+    """Moves a player held back, and for how long in all, to keep within the players' frame
+    limit (``games.socket_limits.PLAYER``) as the server counts it: a saturated table whose
+    moves come back faster than 5 a second a socket waits, as a person would have to."""
     timeouts: int = 0
     rollovers: int = 0
     """Tables whose match ended during the run and were dealt again (new table, same players)."""
@@ -237,6 +242,9 @@ class Watch:
         self.frame = ""
         self.stale = False
         self.too_fast = False
+        # The server's count of this socket's frames, kept here too (a little stricter, for
+        # the two clocks): a player sends no more than it may.
+        self.allowance = TokenBucket(PLAYER.burst - 1, PLAYER.refill_per_s * 0.95, time.monotonic())
         self.closed = False
         self.closing = False
         self.reader = asyncio.create_task(self.read())
@@ -444,6 +452,8 @@ async def move_once(
             return m.stale or m.too_fast or all(w.version > v for w in watches)
 
         mover.stale = mover.too_fast = False
+        if not bare:
+            await keep_within_limit(mover, results)
         sent = time.perf_counter()
         await mover.socket.send(json.dumps({"action": action, "version": str(version)}))
         done = await wait_until(watches, answered, VERSION_TIMEOUT_S)
@@ -468,6 +478,17 @@ async def move_once(
         if all(version + 1 in w.seen for w in watches):
             results.seen_by_all += 1
         return "moved"
+
+
+async def keep_within_limit(mover: Watch, results: Results) -> None:
+    """Waits until ``mover`` may send a frame under the players' limit."""
+    started = time.monotonic()
+    if mover.allowance.take(started):
+        return
+    while not mover.allowance.take(time.monotonic()):
+        await asyncio.sleep(1 / mover.allowance.refill_per_s)
+    results.held_back += 1
+    results.held_back_s += time.monotonic() - started
 
 
 async def run_tables(

@@ -93,7 +93,14 @@ def report(
         if results.too_fast:
             print(
                 f"  {results.kind}: {results.too_fast} moves refused as too fast by the players' frame"
-                " limit and played again: too few tables to saturate the server",
+                " limit all the same, and played again",
+                file=sys.stderr,
+            )
+        if results.held_back:
+            print(
+                f"  {results.kind}: {results.held_back} moves held back {results.held_back_s:.1f} s in all"
+                " to keep within the players' frame limit: some tables were faster than a socket may"
+                " send, more tables would load the server more",
                 file=sys.stderr,
             )
         for note in results.notes:
@@ -145,6 +152,8 @@ def report(
         "dropped": sum(r.dropped for r in everything) + (idle.dropped if idle else 0),
         "stale_retries": sum(r.stale_retries for r in everything),
         "too_fast": sum(r.too_fast for r in everything),
+        "held_back": sum(r.held_back for r in everything),
+        "held_back_s": round(sum(r.held_back_s for r in everything), 1),
         "rollovers": sum(r.rollovers for r in everything),
         "frame_chars": round(statistics.mean(frames)) if frames else None,
         "idle_sockets": idle.opened if idle else None,
