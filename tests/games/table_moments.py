@@ -14,13 +14,25 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
-from games import finishes, kinds
+from games import finishes, kinds, tables
 from games.engine import TABLE_SEAT
 from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Seat, Table
 from games.moves import finish_if_over
 
 Stop = Callable[[Any, Any, list[str]], bool]
+
+
+def dealt_heads_up_triad() -> tuple[Table, User, User]:
+    """A two-seat Triad table of alice and bob, dealt through the services as the site deals
+    one (its first turn's task scheduled), for tests that play it on from the deal."""
+    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
+    table = tables.create_table(game="triad", creator=alice, config={"players": 2})
+    tables.sit(table_id=table.pk, user=bob)
+    tables.start(table_id=table.pk, user=alice)
+    table.refresh_from_db()
+    return table, alice, bob
 
 
 def play_until(game: str, config: dict[str, Any], seed: int, stop: Stop, limit: int = 20_000) -> list[str]:

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from games import state_cache, tables
 from games.engine import get_engine
 from games.models import GameRecord
+from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the cache fills only outside transactions
 User = get_user_model()
@@ -17,12 +18,7 @@ def test_a_record_read_before_a_move_rebuilds_the_state_it_was_read_at() -> None
     """Found by `make faults`: a frame for version v showed the next seat's turn when a move
     committed between reading the game and rebuilding it, and that player's move was then
     refused as stale."""
-    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
-    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
-    table = tables.create_table(game="triad", creator=alice, config={"players": 2})
-    tables.sit(table_id=table.pk, user=bob)
-    tables.start(table_id=table.pk, user=alice)
-    table.refresh_from_db()
+    table, alice, bob = dealt_heads_up_triad()
     engine = get_engine("triad")
     before = GameRecord.objects.get(pk=table.record_id)  # read at version v ...
     state_cache._states.clear()
@@ -45,12 +41,7 @@ def test_a_record_read_before_a_move_rebuilds_the_state_it_was_read_at() -> None
 
 def moves_of_a_table() -> tuple[int, list[User]]:
     """A started two-seat Triad table, its game id and its people by seat."""
-    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
-    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
-    table = tables.create_table(game="triad", creator=alice, config={"players": 2})
-    tables.sit(table_id=table.pk, user=bob)
-    tables.start(table_id=table.pk, user=alice)
-    table.refresh_from_db()
+    table, alice, bob = dealt_heads_up_triad()
     by_seat = {seat.number: alice if seat.user_id == alice.pk else bob for seat in table.seats.all()}
     return table.pk, [by_seat[0], by_seat[1]]
 

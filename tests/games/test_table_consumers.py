@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 
 from config.asgi import application
 from games import tables
 from games.engine import get_engine
 from games.models import Action, Table
 from games.state_cache import current_state
+from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -36,16 +36,7 @@ async def socket(table_id: int, client: Any = None) -> WebsocketCommunicator:
     return communicator
 
 
-@sync_to_async
-def heads_up_table() -> tuple[Table, Any, Any]:
-    User = get_user_model()
-    alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
-    bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
-    table = tables.create_table(game="triad", creator=alice, config={"players": 2})
-    tables.sit(table_id=table.pk, user=bob)
-    tables.start(table_id=table.pk, user=alice)
-    table.refresh_from_db()
-    return table, alice, bob
+heads_up_table = sync_to_async(dealt_heads_up_triad)
 
 
 @sync_to_async
