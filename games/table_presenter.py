@@ -18,6 +18,7 @@ from games.kinds.spec import TableSpec
 from games.kinds.triad import place_of
 from games.kinds.words import ordinal, plural
 from games.models import GameRecord, Seat, Table
+from games.started_seats import seats_of
 from games.state_cache import current_state
 from games.table_log import table_log
 
@@ -181,15 +182,11 @@ def my_seat(seats: list[Seat], user: User | None) -> int | None:
     return next((seat.number for seat in seats if seat.user_id == user.pk), None)
 
 
-def table_seats(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("user"))
-
-
 def table_context(
     table: Table, user: User | None, error: str = "", *, seats: list[Seat] | None = None
 ) -> dict[str, Any]:
     """The table page's context for ``user``; ``seats`` if the caller has read them already."""
-    seats = table_seats(table) if seats is None else seats
+    seats = seats_of(table) if seats is None else seats
     me = my_seat(seats, user)
     spec = kinds.get_table_game(table.game)
     context: dict[str, Any] = {

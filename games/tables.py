@@ -178,7 +178,7 @@ def start(*, table_id: int, user: User) -> Table:
             raise GameError("Only someone sitting at the table can start it.")
         if not all(seat.taken for seat in seats):
             raise GameError("Every seat must be taken (by a person or a bot) before the game starts.")
-        _deal(table, GameRecord.Kind.TABLE)
+        _deal(table, GameRecord.Kind.TABLE, seats)
     return table
 
 
@@ -263,7 +263,7 @@ def open_match(
     table = Table.objects.create(
         game=game, config=config, clock_seconds=clock_seconds, created_by=created_by, rated=rated
     )
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         [
             Seat(table=table, number=n, user=player, is_bot=False)
             if isinstance(player, User)
@@ -271,12 +271,12 @@ def open_match(
             for n, player in enumerate(players)
         ]
     )
-    _deal(table, GameRecord.Kind.TOURNAMENT)
+    _deal(table, GameRecord.Kind.TOURNAMENT, seats)
     return table
 
 
-def _deal(table: Table, kind: str) -> None:
-    """Start the table's game; announced and its first turn scheduled after commit."""
+def _deal(table: Table, kind: str, seats: list[Seat]) -> None:
+    """Start the table's game at its ``seats``; announced and its first turn scheduled after commit."""
     engine = get_engine(table.game)
     record = GameRecord.objects.create(
         game=table.game,
@@ -291,7 +291,7 @@ def _deal(table: Table, kind: str) -> None:
     table.lobby_version += 1
     table.save(update_fields=["record", "status", "lobby_version"])
     state = current_state(record)
-    _set_deadline(record, table, list(table.seats.all()), engine.current_player(state))
+    _set_deadline(record, table, seats, engine.current_player(state))
     armed = _arm_clock(record)
     record.save(update_fields=["turn_deadline", "clock_task_at"])
     _after_commit(table, record, lobby=True, schedule=armed)
@@ -403,19 +403,18 @@ def _after_move(table: Table, seats: list[Seat]) -> moves.Announce:
             table.save(update_fields=["status", "lobby_version"])
         _after_commit(table, record, lobby=finished, schedule=armed)
         if finished:
-            _rate(record, table)
+            _rate(record, table, seats)
         if finished and record.kind == GameRecord.Kind.TOURNAMENT:
             transaction.on_commit(lambda: _report_match(record.pk))
 
     return announce
 
 
-def _rate(record: GameRecord, table: Table) -> None:
+def _rate(record: GameRecord, table: Table, seats: list[Seat]) -> None:
     """RT-2: a game of a rated table whose every seat is a person changes their ratings,
-    in the transaction that records its end (RT-4)."""
+    in the transaction that records its end (RT-4). ``seats`` by number, with their users."""
     if not table.rated:
         return
-    seats = list(table.seats.select_related("user").order_by("number"))
     people = [seat.user for seat in seats if seat.user is not None and not seat.is_bot]
     if len(people) != len(seats) or record.outcome is None:
         return
