@@ -10,13 +10,13 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Count, Window
 from django.utils import timezone
 
 from accounts.models import Notice, User
+from config.group_sends import send_to_group
 
 SHOWN = 10
 """Unread notices a page lists (the count in the header counts them all)."""
@@ -87,9 +87,8 @@ def unread(user: User) -> Unread:
 
 
 def _push(user_id: int, event: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
+    if get_channel_layer() is None:
         return
     # The count as committed when sent: every tab shows the server's count, not its own tally.
     event["unread"] = Notice.objects.filter(user_id=user_id, read_at__isnull=True).count()
-    async_to_sync(layer.group_send)(group_name(user_id), event)
+    send_to_group(group_name(user_id), event)

@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
+from config.group_sends import call_then_send
 from games import stale_sockets, tables
 from games.errors import GameError
 from games.models import Seat, Table
@@ -108,7 +109,7 @@ class TableConsumer(FrameLimitedConsumer):
             return
         user = self.person
         try:
-            await database_sync_to_async(play)(self.table_id, user, message, version)
+            await call_then_send(play, self.table_id, user, message, version)
         except GameError as exc:
             await self.send_table(error=str(exc))
 

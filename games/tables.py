@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -32,6 +30,7 @@ from django.utils import timezone
 
 from accounts import ratings
 from accounts.models import User
+from config.group_sends import send_to_group
 from games import kinds, moves, outages
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
@@ -56,13 +55,9 @@ LOBBY_GROUP = "lobby"
 def _announce(table: Table, version: int | None = None, *, lobby: bool = True) -> None:
     """After commit: tell the table's sockets that something changed (never what), and the
     lobby when seats or the table's status changed (a move alone does not concern it)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    send = async_to_sync(layer.group_send)
-    send(table_group(table.pk), {"type": "table.changed", "version": version})
+    send_to_group(table_group(table.pk), {"type": "table.changed", "version": version})
     if lobby:
-        send(LOBBY_GROUP, {"type": "lobby.changed"})
+        send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def _touch_lobby(table: Table) -> None:

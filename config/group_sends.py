@@ -1,0 +1,54 @@
+"""Messages to channel groups after a commit: sent through the layer at once, or handed back.
+
+A Celery worker or a view sends through the layer at once (``async_to_sync``). A call made
+from a socket's consumer (``call_then_send``) has them handed back to the consumer, which
+sends them from the event loop once the call returns. A daphne runs all its database work on one
+thread; sending from that thread would hold it until the loop, busy with every other
+socket's frames, got round to the send, and every move of the process would wait behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any, ParamSpec, TypeVar
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+Announcement = tuple[str, dict[str, Any]]
+"""A group and the message it is sent."""
+
+# The list the call running in this context hands its announcements to (a copy of the
+# context goes with a call into the database thread, and with it the same list).
+_handed_back: ContextVar[list[Announcement] | None] = ContextVar("handed_back", default=None)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``group``: after commit only, so that what it tells of can be read."""
+    pending = _handed_back.get()
+    if pending is not None:
+        pending.append((group, message))
+        return
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+async def call_then_send(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``func`` on the database thread, then the messages it sent, from this loop: also when
+    it raised after something committed."""
+    pending: list[Announcement] = []
+    token = _handed_back.set(pending)
+    try:
+        return await database_sync_to_async(func)(*args, **kwargs)
+    finally:
+        _handed_back.reset(token)
+        layer = get_channel_layer()
+        if layer is not None:
+            for group, message in pending:
+                await layer.group_send(group, message)
