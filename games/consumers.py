@@ -25,6 +25,7 @@ from config.group_sends import call_then_send
 from games import stale_sockets, tables
 from games.errors import GameError
 from games.models import Seat, Table
+from games.shared_frames import frame_at
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
 from games.table_frames import play, render_lobby, render_table
 
@@ -149,9 +150,12 @@ class TableConsumer(FrameLimitedConsumer):
             await self.send(text_data=self.last_error[2])
             return
         try:
-            html, version = await database_sync_to_async(render_table)(
-                self.table_id, self.person, error, version
-            )
+            if version is None or error:
+                html, version = await database_sync_to_async(render_table)(
+                    self.table_id, self.person, error, version
+                )
+            else:
+                html, version = await frame_at(self, version)
         except Table.DoesNotExist:
             # Gone while this socket was open (only a test database is emptied under one):
             # closed as a socket for no table is at connect.

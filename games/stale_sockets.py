@@ -18,6 +18,7 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from accounts.models import User
 from games.models import Table
 
 logger = logging.getLogger(__name__)
@@ -29,8 +30,13 @@ class TableSocket(Protocol):
     table_id: int
     channel_name: str
     sent_version: int | None
+    hidden: bool
+    """Its page is out of sight: it is drawn nothing until shown."""
     missed: bool
     """A hidden page that knows it is behind: drawn when shown, so not told again."""
+
+    @property
+    def person(self) -> User | None: ...
 
 
 _sockets: dict[int, set[TableSocket]] = {}
@@ -52,6 +58,11 @@ def forget(socket: TableSocket) -> None:
         at_table.discard(socket)
         if not at_table:
             del _sockets[socket.table_id]
+
+
+def at_table(table_id: int) -> set[TableSocket]:
+    """This process's sockets at the table."""
+    return _sockets.get(table_id, set())
 
 
 def versions(table_ids: list[int]) -> dict[int, int]:

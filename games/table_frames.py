@@ -8,7 +8,7 @@ seats, read once per announced version for all the sockets that render it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.db.models import Prefetch
 from django.template import engines
@@ -80,6 +80,18 @@ def render_table(
         frame, _ = _render(table, user, "", seats)
         _frames.keep(key, frame)
     return frame, record.version
+
+
+def viewer_key(user: User | None) -> int | None:
+    return None if user is None else user.pk
+
+
+def render_for_viewers(
+    table_id: int, viewers: Iterable[User | None], version: int
+) -> dict[int | None, tuple[str, int | None]]:
+    """``render_table`` at an announced version for each of ``viewers`` (by ``viewer_key``):
+    the frames every socket of this process at the table needs, in one call."""
+    return {viewer_key(user): render_table(table_id, user, "", version) for user in viewers}
 
 
 def lobby_tables() -> dict[str, list[Table]]:
