@@ -116,7 +116,7 @@ def apply_locked(
     transaction.on_commit(lambda: remember_state(record, new_state))
     if announce is not None:
         announce(record, new_state)
-    record.save()
+    record.save(update_fields=record.changed_fields())
     if record.is_over != was_over:
         finishes.sync(record)
     return Moved(record, new_state, stored)
