@@ -98,7 +98,10 @@ def database_from_env(default: str | None) -> dict[str, Any]:
             "DATABASE_URL must start with postgres:// or sqlite:///; it starts with "
             f"{url.split('://')[0][:40]!r}"
         )
-    return env.db_url_config(url)
+    config = env.db_url_config(url)
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        config["ENGINE"] = "config.postgres"  # its health check throttled (config/postgres/base.py)
+    return config
 
 
 DATABASES = {"default": database_from_env(default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}")}
