@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games import action_rows
 from games.engine import get_engine
 from games.lru import Lru
 from games.models import GameRecord
@@ -46,13 +47,12 @@ def _rebuild(record: GameRecord) -> Any:
         )
     kept = _latest.find(record.pk)
     # Only the actions of the version read: a move committed since must not appear in it.
-    actions = record.actions.filter(seq__lt=record.action_count).order_by("seq")
     if kept is not None and kept.undo_count == record.undo_count and kept.action_count <= record.action_count:
         state = kept.state
-        for text in actions.filter(seq__gte=kept.action_count).values_list("text", flat=True):
+        for text, _ in action_rows.rows(record, kept.action_count, record.action_count).values():
             state = engine.apply(state, text)
         return state
-    texts = list(actions.values_list("text", flat=True))
+    texts = [text for text, _ in action_rows.rows(record, 0, record.action_count).values()]
     return engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
 
 
@@ -60,8 +60,9 @@ def _still_at(record: GameRecord) -> bool:
     """Whether the game is still at the version ``record`` was read at. Versions only grow,
     so if it is, no move or undo committed between that read and now: the actions read in
     between were that version's (an undo and a new move could otherwise put another action
-    at the same place)."""
-    return GameRecord.objects.filter(pk=record.pk, version=record.version).exists()
+    at the same place). A live table's moves are never undone: its actions before the
+    version read are that version's whenever they are read."""
+    return record.at_table or GameRecord.objects.filter(pk=record.pk, version=record.version).exists()
 
 
 def current_state(record: GameRecord) -> Any:

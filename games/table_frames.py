@@ -15,11 +15,10 @@ from django.template import engines
 from django.template.loader import render_to_string
 
 from accounts.models import User
-from games import tables
+from games import action_rows, tables
 from games.lru import Lru
 from games.models import Seat, Table
 from games.started_seats import seats_of
-from games.table_log import remember_action
 from games.table_presenter import my_seat, table_context
 
 FRAME_CACHE_SIZE = 512
@@ -56,7 +55,7 @@ def play(table_id: int, user: User | None, move: Mapping[str, object], expected_
     render it without a read."""
     moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
     _keep_table(moved.table, moved.seats)
-    remember_action(moved.action)
+    action_rows.remember(moved.action, moved.record.undo_count)
 
 
 def _keep_table(table: Table, seats: list[Seat]) -> None:

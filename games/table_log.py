@@ -4,7 +4,7 @@ A table's actions are never undone and its versions only grow, so each version c
 what is new: the states go on from the window kept for the last version (one ``apply`` a
 move, not a replay of the match), each move is put into words once (LP-3: ``reveal=False``
 at every moment, the end included), and an action is read from the database once per
-process, not at all by the process that stored it (``remember_action``).
+process, not at all by the process that stored it (``games.action_rows``).
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
-
-from games import kinds, narration
+from games import action_rows, kinds, narration
 from games.lru import Lru
-from games.models import Action, GameRecord
+from games.models import GameRecord
 
 LOG_LENGTH = 8
 """How many of the latest moves the table's log lists (the replay has them all)."""
@@ -24,16 +22,6 @@ CACHE_SIZE = 256
 _logs: Lru[tuple[int, int], list[dict[str, Any]]] = Lru(CACHE_SIZE)
 _windows: Lru[tuple[int, int], tuple[int, list[Any]]] = Lru(CACHE_SIZE)
 _said: Lru[tuple[int, int], str] = Lru(CACHE_SIZE * LOG_LENGTH)
-Row = tuple[str, bool]
-"""An action's text and whether the turn clock made it."""
-_actions: Lru[tuple[int, int], Row] = Lru(CACHE_SIZE * LOG_LENGTH)
-
-
-def remember_action(action: Action) -> None:
-    """An action as the process that stored it knows it, once committed: its log needs no read."""
-    if transaction.get_connection().in_atomic_block:
-        return  # it may yet be rolled back, and its seq stored again with another text
-    _actions.keep((action.game_id, action.seq), (action.text, action.timed_out))
 
 
 def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -46,7 +34,7 @@ def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
     first_shown = max(0, count - LOG_LENGTH)
     kept = _windows.get((record.pk, record.seed))
     applied = kept[0] if kept is not None and kept[0] <= count else 0
-    rows = _rows(record, min(applied, first_shown), count)
+    rows = action_rows.rows(record, min(applied, first_shown), count)
     window = _last_states(record, applied, [rows[seq][0] for seq in range(applied, count)])
     first_state = count + 1 - len(window)  # window[0] is the state after this many actions
     log = []
@@ -61,25 +49,6 @@ def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
         log.append({"seq": seq, "text": text, "timed_out": timed_out})
     _logs.keep(key, log)
     return log
-
-
-def _rows(record: GameRecord, start: int, end: int) -> dict[int, Row]:
-    """The actions ``start`` to ``end - 1`` of ``record``: those this process knows, and the
-    rest read in one query (kept if the log will show them again)."""
-    rows: dict[int, Row] = {}
-    for seq in range(start, end):
-        row = _actions.find((record.pk, seq))
-        if row is None:
-            break
-        rows[seq] = row
-    missing = start + len(rows)
-    if missing < end:
-        read = record.actions.filter(seq__gte=missing, seq__lt=end).values_list("seq", "text", "timed_out")
-        for seq, text, timed_out in read.order_by("seq"):
-            rows[seq] = (text, timed_out)
-            if seq >= end - LOG_LENGTH:
-                _actions.keep((record.pk, seq), (text, timed_out))
-    return rows
 
 
 def _last_states(record: GameRecord, applied: int, texts: Sequence[str]) -> list[Any]:

@@ -99,3 +99,31 @@ def test_after_an_undo_the_game_is_replayed_from_its_start() -> None:
     state = state_cache.current_state(GameRecord.objects.get(pk=record.pk))
 
     assert state == engine.replay(record.config, 7, ["draw", other])[-1]
+
+
+def test_another_processs_move_is_read_once_for_the_state_and_the_log() -> None:
+    """The process that did not make a move reads its action once, and does not look again
+    at the game's version: a live table's moves are never undone."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import action_rows, table_log
+
+    table_id, people = moves_of_a_table()
+    engine = get_engine("triad")
+    record = GameRecord.objects.get(table__pk=table_id)
+    state = state_cache.current_state(record)
+    table_log.table_log(record, ["alice", "bob"])
+    seen = state_cache._latest.find(record.pk)
+    move = next(str(a) for a in engine.legal_actions(state) if str(a) != "fold")
+    tables.act(table_id=table_id, user=people[engine.current_player(state)], move=move, expected_version=0)
+    # What this process knows of the move: nothing (another one made it).
+    state_cache._states.clear()
+    state_cache._latest.keep(record.pk, seen)
+    action_rows._rows.clear()
+    record = GameRecord.objects.get(table__pk=table_id)
+    with CaptureQueriesContext(connection) as queries:
+        state = state_cache.current_state(record)
+        log = table_log.table_log(record, ["alice", "bob"])
+    assert [q["sql"].split(" FROM ")[1].split()[0] for q in queries] == ['"games_action"']
+    assert log[-1]["seq"] == 0 and engine.current_player(state) != engine.current_player(seen.state)

@@ -374,7 +374,7 @@ class TestLog:
     def test_the_process_that_stored_a_move_logs_it_without_reading_the_actions(self, alice: User) -> None:
         from django.test.utils import CaptureQueriesContext
 
-        from games import table_log
+        from games import action_rows, table_log
 
         config = {"players": 2, "hands": 2}
         seed, actions = find_game(TRIAD, config, lambda e, s, a: len(a) >= 12)
@@ -387,7 +387,7 @@ class TestLog:
         last = Action.objects.create(game=record, seq=len(actions) - 1, seat=seat, text=actions[-1])
         GameRecord.objects.filter(pk=record.pk).update(action_count=len(actions), version=len(actions))
         record.refresh_from_db()
-        table_log.remember_action(last)
+        action_rows.remember(last, record.undo_count)
         with CaptureQueriesContext(connection) as queries:
             log = table_log.table_log(record, names)
         assert [q["sql"] for q in queries if "games_action" in q["sql"]] == []
@@ -396,17 +396,17 @@ class TestLog:
         assert log == table_log.table_log(record, names)  # as a process that read it all says it
 
     def test_an_action_not_yet_committed_is_not_remembered(self, alice: User) -> None:
-        from games import table_log
+        from games import action_rows
 
         table = build_table(TRIAD, {"players": 2, "hands": 2}, {0: alice}, 5, [])
         action = Action(game_id=table.record_id, seq=0, seat=0, text="check")
-        table_log.remember_action(action)  # inside the test's transaction
-        assert table_log._actions.find((table.record_id, 0)) is None
+        action_rows.remember(action, 0)  # inside the test's transaction
+        assert action_rows._rows.find((table.record_id, 0, 0)) is None
 
 
 def forget_logs() -> None:
     """What a process that never drew the table knows of its log: nothing."""
-    from games import table_log
+    from games import action_rows, table_log
 
-    for cache in (table_log._windows, table_log._logs, table_log._said, table_log._actions):
+    for cache in (table_log._windows, table_log._logs, table_log._said, action_rows._rows):
         cache.clear()

@@ -1,0 +1,54 @@
+"""The actions of games as this process has read or stored them, by (game, undo count, seq).
+
+An undo takes the last action back and raises the game's undo count, so an action a later
+move puts in the same place has another key: an entry is never stale. The process that
+stores an action keeps it once committed (``remember``); the others read those they lack
+in one query and keep the last few (``rows``). The game's state (``state_cache``) and a live
+table's log (``table_log``) both read them here, so a version another process made costs
+this one a single read of its new actions.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.lru import Lru
+from games.models import Action, GameRecord
+
+KEPT_PER_READ = 8
+"""How many of the last actions a read keeps: those a table's log shows (``LOG_LENGTH``)."""
+CACHE_SIZE = 256 * KEPT_PER_READ
+Row = tuple[str, bool]
+"""An action's text and whether the turn clock made it."""
+_rows: Lru[tuple[int, int, int], Row] = Lru(CACHE_SIZE)
+
+
+def _committed() -> bool:
+    # Inside a transaction a row may yet be rolled back, and its place taken by another.
+    return not transaction.get_connection().in_atomic_block
+
+
+def remember(action: Action, undo_count: int) -> None:
+    """An action as the process that stored it knows it, once committed."""
+    if _committed():
+        _rows.keep((action.game_id, undo_count, action.seq), (action.text, action.timed_out))
+
+
+def rows(record: GameRecord, start: int, end: int) -> dict[int, Row]:
+    """The actions ``start`` to ``end - 1`` of ``record`` as it was read: those this process
+    knows, and the rest in one query."""
+    found: dict[int, Row] = {}
+    for seq in range(start, end):
+        row = _rows.find((record.pk, record.undo_count, seq))
+        if row is None:
+            break
+        found[seq] = row
+    missing = start + len(found)
+    if missing < end:
+        read = record.actions.filter(seq__gte=missing, seq__lt=end).values_list("seq", "text", "timed_out")
+        keep = _committed()
+        for seq, text, timed_out in read.order_by("seq"):
+            found[seq] = (text, timed_out)
+            if keep and seq >= end - KEPT_PER_READ:
+                _rows.keep((record.pk, record.undo_count, seq), (text, timed_out))
+    return found
