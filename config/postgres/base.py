@@ -4,11 +4,11 @@ Django checks a persistent connection (``SELECT 1``) before its first query afte
 ``close_old_connections``: channels calls that around every call to the database thread,
 so a busy table server sent one ``SELECT 1`` per frame: 8.6% of one daphne's samples in
 issue 21's third-round profile (py-spy; PostgreSQL, two daphnes, 207 saturated moves a
-second). The check is there so that a
-connection the server dropped (a restart, LP-5) is opened again instead of failing a
-request; once a second per connection keeps that. A connection whose query does fail in
-between is still closed at the next call (``errors_occurred`` makes Django check it then,
-whatever this throttle says), so at most the calls of that one second see the error.
+second). The check is there so that a connection the server dropped (a restart, LP-5) is
+opened again instead of failing a request; once a second per connection keeps that. A
+connection whose query does fail in between is still closed at the next call
+(``errors_occurred`` makes Django check it then, whatever this throttle says), so at most
+the calls of that one second see the error.
 """
 
 from __future__ import annotations
