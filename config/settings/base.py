@@ -101,11 +101,13 @@ def database_from_env(default: str | None) -> dict[str, Any]:
     config = env.db_url_config(url)
     if config["ENGINE"] == "django.db.backends.postgresql":
         config["ENGINE"] = "config.postgres"  # its health check throttled (config/postgres/base.py)
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
+        config["ENGINE"] = "config.sqlite"  # its transactions wait in short steps (config/sqlite/base.py)
     return config
 
 
 DATABASES = {"default": database_from_env(default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}")}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "config.sqlite":
     # daphne and the Celery worker write at once: WAL lets readers proceed, IMMEDIATE
     # takes the write lock up front instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {
