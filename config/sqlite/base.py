@@ -25,6 +25,8 @@ DEFAULT_TIMEOUT_S = 5.0
 
 
 class DatabaseWrapper(SqliteWrapper):
+    transaction_mode: str | None  # set by Django's get_connection_params
+
     def _start_transaction_under_autocommit(self) -> None:
         begin = "BEGIN" if self.transaction_mode is None else f"BEGIN {self.transaction_mode}"
         timeout_s = float(self.settings_dict["OPTIONS"].get("timeout", DEFAULT_TIMEOUT_S))
