@@ -15,12 +15,14 @@ from django.template import engines
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from config.compiled_reads import CompiledGet
 from games import action_rows, tables
 from games.lru import Lru
 from games.models import Seat, Table
 from games.started_seats import seats_of
 from games.table_presenter import my_seat, table_context
 
+_TABLE_AND_GAME = CompiledGet(lambda: Table.objects.select_related("record"), "pk")
 FRAME_CACHE_SIZE = 512
 _frames: Lru[tuple[int, int, int | None], str] = Lru(FRAME_CACHE_SIZE)
 _tables: Lru[tuple[int, int], tuple[Table, list[Seat]]] = Lru(FRAME_CACHE_SIZE)
@@ -43,7 +45,7 @@ def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Se
         kept = _tables.find((table_id, version))
         if kept is not None:
             return kept
-    table = Table.objects.select_related("record").get(pk=table_id)
+    table = _TABLE_AND_GAME.get(table_id)
     seats = seats_of(table)
     _keep_table(table, seats)
     return table, seats
