@@ -4,6 +4,8 @@ announced version, and each still gets only its own seat's frame (LP-3)."""
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +13,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from accounts.models import User
-from games import shared_frames, stale_sockets, table_frames
+from games import shared_frames, stale_sockets, table_frames, tables
+from games.models import Table
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,3 +87,89 @@ async def test_a_hidden_page_is_drawn_nothing_and_a_socket_after_the_call_makes_
         stale_sockets._sockets.clear()
     assert version == 0 and 'data-version="0"' in html
     assert calls["shared"] == [{alice.pk}, {alice.pk, None}] and calls["own"] == []
+
+
+@dataclass
+class HeldCall:
+    started: threading.Event
+    release: threading.Event
+    batches: list[list[int]]
+    """Each call's tables, in order."""
+
+
+@pytest.fixture
+def held_first_call(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldCall]:
+    """The first call to the database thread waits until the test lets it go."""
+    held = HeldCall(threading.Event(), threading.Event(), [])
+    draw = shared_frames._draw
+
+    def recorded(batch: list[Any]) -> Any:
+        held.batches.append([ask.table_id for ask in batch])
+        if len(held.batches) == 1:
+            held.started.set()
+            held.release.wait(timeout=10)
+        return draw(batch)
+
+    monkeypatch.setattr(shared_frames, "_draw", recorded)
+    yield held
+    held.release.set()
+
+
+def _dealt_tables(count: int) -> list[tuple[int, User]]:
+    """``count`` dealt two-seat Triad tables, each with its first seat's person."""
+    dealt = []
+    for n in range(count):
+        first = User.objects.create_user(f"first{n}", f"f{n}@example.com", "pw-long-enough-1")
+        second = User.objects.create_user(f"second{n}", f"s{n}@example.com", "pw-long-enough-1")
+        table = tables.create_table(game="triad", creator=first, config={"players": 2})
+        tables.sit(table_id=table.pk, user=second)
+        tables.start(table_id=table.pk, user=first)
+        dealt.append((table.pk, first))
+    return dealt
+
+
+async def _drawn(sockets: list[FakeSocket], held: HeldCall) -> list[Any]:
+    """Each socket's frame at version 0: the first socket's asked for first, and the others'
+    while the thread draws it."""
+    await at_table(*sockets)
+    try:
+        first = asyncio.ensure_future(shared_frames.frame_at(sockets[0], 0))
+        while not held.started.is_set():
+            await asyncio.sleep(0.005)
+        later = [asyncio.ensure_future(shared_frames.frame_at(socket, 0)) for socket in sockets[1:]]
+        await asyncio.sleep(0.05)
+        assert len(held.batches) == 1  # the others wait for the call under way to end
+        held.release.set()
+        return await asyncio.gather(first, *later, return_exceptions=True)
+    finally:
+        stale_sockets._sockets.clear()
+
+
+async def test_versions_asked_for_while_the_thread_is_busy_are_drawn_in_one_call(
+    held_first_call: HeldCall,
+) -> None:
+    dealt = await sync_to_async(_dealt_tables)(3)
+    sockets = [FakeSocket(table_id, person) for table_id, person in dealt]
+    frames = await _drawn(sockets, held_first_call)
+    assert held_first_call.batches == [[dealt[0][0]], [dealt[1][0], dealt[2][0]]]
+    for socket, frame in zip(sockets, frames, strict=True):
+        assert frame == await sync_to_async(table_frames.render_table)(socket.table_id, socket.person, "", 0)
+
+
+async def test_one_call_draws_at_most_a_batch(
+    monkeypatch: pytest.MonkeyPatch, held_first_call: HeldCall
+) -> None:
+    monkeypatch.setattr(shared_frames, "BATCH", 2)
+    dealt = await sync_to_async(_dealt_tables)(4)
+    frames = await _drawn([FakeSocket(table_id, person) for table_id, person in dealt], held_first_call)
+    assert [len(batch) for batch in held_first_call.batches] == [1, 2, 1]
+    assert all(isinstance(frame, tuple) for frame in frames)
+
+
+async def test_a_table_gone_fails_its_own_sockets_only(held_first_call: HeldCall) -> None:
+    dealt = await sync_to_async(_dealt_tables)(3)
+    await sync_to_async(Table.objects.filter(pk=dealt[1][0]).delete)()
+    frames = await _drawn([FakeSocket(table_id, person) for table_id, person in dealt], held_first_call)
+    assert isinstance(frames[1], Table.DoesNotExist)
+    assert isinstance(frames[0], tuple) and isinstance(frames[2], tuple)
+    assert held_first_call.batches == [[dealt[0][0]], [dealt[1][0], dealt[2][0]]]
