@@ -2,10 +2,11 @@
 
 An undo takes the last action back and raises the game's undo count, so an action a later
 move puts in the same place has another key: an entry is never stale. The process that
-stores an action keeps it once committed (``remember``); the others read those they lack
-in one query and keep the last few (``rows``). The game's state (``state_cache``) and a live
-table's log (``table_log``) both read them here, so a version another process made costs
-this one a single read of its new actions.
+stores an action keeps it once committed (``remember``), and the others as the table's
+announcement of it carries it (``remember_announced``); they read those they still lack in
+one query and keep the last few (``rows``). The game's state (``state_cache``) and a live
+table's log (``table_log``) both read them here, so a move another process made costs this
+one no read at all.
 """
 
 from __future__ import annotations
@@ -28,10 +29,26 @@ def _committed() -> bool:
     return not transaction.get_connection().in_atomic_block
 
 
+Announced = tuple[int, int, int, str, bool]
+"""An action as a table's announcement carries it to every process: its game, the game's
+undo count, its place, its text and whether the turn clock made it."""
+
+
 def remember(action: Action, undo_count: int) -> None:
     """An action as the process that stored it knows it, once committed."""
     if _committed():
         _rows.keep((action.game_id, undo_count, action.seq), (action.text, action.timed_out))
+
+
+def announced(action: Action, undo_count: int) -> Announced:
+    return (action.game_id, undo_count, action.seq, action.text, action.timed_out)
+
+
+def remember_announced(row: Announced) -> None:
+    """An action another process stored, as its announcement carried it: announced after
+    commit, so a row of the game as it stands."""
+    game_id, undo_count, seq, text, timed_out = row
+    _rows.keep((game_id, undo_count, seq), (text, timed_out))
 
 
 def rows(record: GameRecord, start: int, end: int) -> dict[int, Row]:

@@ -23,7 +23,7 @@ from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
 from config.group_sends import call_then_send
-from games import stale_sockets, tables
+from games import action_rows, stale_sockets, tables
 from games.errors import GameError
 from games.models import Seat, Table
 from games.shared_frames import frame_at
@@ -52,6 +52,14 @@ WATCHING = (
 # What table.js sends when its page is hidden (another tab, a locked phone) and shown again:
 # a hidden page is drawn nothing, and gets the table as it stands when it is shown.
 PAGE_STATES = {'{"page":"hidden"}': False, '{"page":"shown"}': True}
+
+
+def announced_row(row: object) -> action_rows.Announced | None:
+    """The action row a move's announcement carries (a list, once through the channel layer)."""
+    if not isinstance(row, list | tuple) or len(row) != 5:
+        return None
+    game_id, undo_count, seq, text, timed_out = row
+    return (int(game_id), int(undo_count), int(seq), str(text), bool(timed_out))
 
 
 def table_rate(table_id: int, user: User | None) -> Rate | None:
@@ -142,9 +150,11 @@ class TableConsumer(FrameLimitedConsumer):
         if self.hidden:
             self.missed = True  # drawn when the page is shown again
             return
-        await self.send_table(version=version)
+        await self.send_table(version=version, row=announced_row(event.get("row")))
 
-    async def send_table(self, error: str = "", version: int | None = None) -> None:
+    async def send_table(
+        self, error: str = "", version: int | None = None, row: action_rows.Announced | None = None
+    ) -> None:
         # The same refusal again (a client repeating a stale or illegal frame, within its
         # limit) gets the frame already drawn for it: no render, whatever it repeats.
         if error and self.last_error is not None and self.last_error[:2] == (self.sent_version, error):
@@ -156,7 +166,7 @@ class TableConsumer(FrameLimitedConsumer):
                     self.table_id, self.person, error, version
                 )
             else:
-                html, version = await frame_at(self, version)
+                html, version = await frame_at(self, version, row)
         except Table.DoesNotExist:
             # Gone while this socket was open (only a test database is emptied under one):
             # closed as a socket for no table is at connect.

@@ -34,9 +34,10 @@ class Moved:
     """The move as stored."""
 
 
-Announce = Callable[[GameRecord, Any], None]
-"""Called inside the transaction after a move is stored: sets what the move changes beyond
-the game row (a table's clock and status) and queues what is said after commit."""
+Announce = Callable[[GameRecord, Any, Action], None]
+"""Called inside the transaction after a move is stored (the game, its new state, the move):
+sets what the move changes beyond the game row (a table's clock and status) and queues what
+is said after commit."""
 
 
 def lock(game_id: int) -> GameRecord:
@@ -115,7 +116,7 @@ def apply_locked(
     # Kept before the announcement goes out, so the sockets it wakes find the new state cached.
     transaction.on_commit(lambda: remember_state(record, new_state))
     if announce is not None:
-        announce(record, new_state)
+        announce(record, new_state, stored)
     record.save(update_fields=record.changed_fields())
     if record.is_over != was_over:
         finishes.sync(record)

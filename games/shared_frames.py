@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games import stale_sockets
+from games import action_rows, stale_sockets
 from games.stale_sockets import TableSocket
 from games.table_frames import render_for_viewers, render_table, viewer_key
 
@@ -36,6 +36,8 @@ class _Ask:
     table_id: int
     version: int
     viewers: list[User | None]
+    row: action_rows.Announced | None
+    """The action that made the version, as its announcement carried it."""
     frames: asyncio.Future[Frames] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -53,14 +55,17 @@ _drawing: dict[tuple[int, int], asyncio.Future[Frames]] = {}
 was drawn makes one of its own, which finds the frames kept (``table_frames``)."""
 
 
-async def frame_at(socket: TableSocket, version: int) -> tuple[str, int | None]:
-    """``socket``'s frame of its table at ``version``, and the version it shows."""
+async def frame_at(
+    socket: TableSocket, version: int, row: action_rows.Announced | None = None
+) -> tuple[str, int | None]:
+    """``socket``'s frame of its table at ``version`` (made by the action ``row`` if it is
+    known), and the version it shows."""
     key = (socket.table_id, version)
     drawing = _drawing.get(key)
     if drawing is None or drawing.get_loop() is not asyncio.get_running_loop():
         in_sight = [s.person for s in stale_sockets.at_table(socket.table_id) if not s.hidden]
         viewers = {viewer_key(person): person for person in [*in_sight, socket.person]}
-        drawing = _ask(_Ask(socket.table_id, version, list(viewers.values())))
+        drawing = _ask(_Ask(socket.table_id, version, list(viewers.values()), row))
         _drawing[key] = drawing
         drawing.add_done_callback(lambda done: _forget(key, done))
     # A socket that closes while it waits must not cancel what the others wait for.
@@ -115,6 +120,8 @@ def _draw(batch: list[_Ask]) -> list[Frames | BaseException]:
     drawn: list[Frames | BaseException] = []
     for ask in batch:
         try:
+            if ask.row is not None:
+                action_rows.remember_announced(ask.row)
             drawn.append(render_for_viewers(ask.table_id, ask.viewers, ask.version))
         except Exception as exc:  # handed to the sockets that asked, which handle it
             drawn.append(exc)

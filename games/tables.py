@@ -32,7 +32,7 @@ from accounts import ratings
 from accounts.models import User
 from config.compiled_reads import CompiledGet
 from config.group_sends import send_to_group
-from games import kinds, moves, outages
+from games import action_rows, kinds, moves, outages
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
@@ -53,10 +53,14 @@ def table_group(table_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
-def _announce(table: Table, version: int | None = None, *, lobby: bool = True) -> None:
-    """After commit: tell the table's sockets that something changed (never what), and the
-    lobby when seats or the table's status changed (a move alone does not concern it)."""
-    send_to_group(table_group(table.pk), {"type": "table.changed", "version": version})
+def _announce(
+    table: Table, version: int | None = None, *, lobby: bool = True, row: action_rows.Announced | None = None
+) -> None:
+    """After commit: tell the table's sockets that something changed, and the lobby when seats
+    or the table's status changed (a move alone does not concern it). A move's announcement
+    carries its action's row, so that no process reads it (``action_rows``); the sockets are
+    told only the version, and each draws what its seat may see (LP-3)."""
+    send_to_group(table_group(table.pk), {"type": "table.changed", "version": version, "row": row})
     if lobby:
         send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})
 
@@ -293,13 +297,17 @@ def _deal(table: Table, kind: str, seats: list[Seat]) -> None:
     _after_commit(table, record, lobby=True, schedule=armed)
 
 
-def _after_commit(table: Table, record: GameRecord, *, lobby: bool, schedule: bool) -> None:
-    """Once the change commits: announce the game's version (and to the lobby if ``lobby``)
-    and, if ``schedule``, send the turn-clock task for the deadline set now."""
+def _after_commit(
+    table: Table, record: GameRecord, *, lobby: bool, schedule: bool, action: Action | None = None
+) -> None:
+    """Once the change commits: announce the game's version (and to the lobby if ``lobby``),
+    with ``action`` if it made the version, and, if ``schedule``, send the turn-clock task for
+    the deadline set now."""
     version, deadline = record.version, record.turn_deadline
+    row = None if action is None else action_rows.announced(action, record.undo_count)
 
     def announce_and_schedule() -> None:
-        _announce(table, version, lobby=lobby)
+        _announce(table, version, lobby=lobby, row=row)
         if schedule:
             _schedule(record.pk, version, deadline)
 
@@ -389,7 +397,7 @@ def _after_move(table: Table, seats: list[Seat]) -> moves.Announce:
     """What a stored move changes at ``table``: the next turn's clock, the table's status,
     and after commit the announcement, the next turn's task and a finished match's report."""
 
-    def announce(record: GameRecord, state: Any) -> None:
+    def announce(record: GameRecord, state: Any, action: Action) -> None:
         _set_deadline(record, table, seats, get_engine(record.game).current_player(state))
         armed = _arm_clock(record)
         finished = record.is_over
@@ -397,7 +405,7 @@ def _after_move(table: Table, seats: list[Seat]) -> moves.Announce:
             table.status = Table.Status.FINISHED
             table.lobby_version += 1
             table.save(update_fields=["status", "lobby_version"])
-        _after_commit(table, record, lobby=finished, schedule=armed)
+        _after_commit(table, record, lobby=finished, schedule=armed, action=action)
         if finished:
             _rate(record, table, seats)
         if finished and record.kind == GameRecord.Kind.TOURNAMENT:

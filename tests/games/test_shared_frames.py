@@ -11,10 +11,14 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games import shared_frames, stale_sockets, table_frames, tables
-from games.models import Table
+from games import action_rows, shared_frames, stale_sockets, state_cache, table_frames, tables
+from games.engine import get_engine
+from games.models import Seat, Table
+from games.state_cache import current_state
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -173,3 +177,39 @@ async def test_a_table_gone_fails_its_own_sockets_only(held_first_call: HeldCall
     assert isinstance(frames[1], Table.DoesNotExist)
     assert isinstance(frames[0], tuple) and isinstance(frames[2], tuple)
     assert held_first_call.batches == [[dealt[0][0]], [dealt[1][0], dealt[2][0]]]
+
+
+def _moved_elsewhere(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, User, Any]:
+    """A dealt table and one move, made as another process makes it: this one keeps none of
+    its actions, and hears of the move from its announcement (caught here)."""
+    table_id, first = _dealt_tables(1)[0]
+    heard: list[dict[str, Any]] = []
+    monkeypatch.setattr(tables, "send_to_group", lambda group, message: heard.append(message))
+    record = Table.objects.get(pk=table_id).record
+    state = current_state(record)
+    seat = get_engine(record.game).current_player(state)
+    mover = first if seat == 0 else Seat.objects.get(table_id=table_id, number=seat).user
+    tables.act(table_id=table_id, user=mover, move="check", expected_version=record.version)
+    action_rows._rows.clear()
+    state_cache._states.clear()
+    state_cache._latest.clear()
+    table_frames._tables.clear()
+    (announcement,) = [message for message in heard if message["type"] == "table.changed"]
+    return Table.objects.get(pk=table_id), first, announcement
+
+
+@pytest.mark.parametrize("carried", [True, False])
+def test_a_move_s_announcement_carries_its_action_so_no_process_reads_it(
+    monkeypatch: pytest.MonkeyPatch, carried: bool
+) -> None:
+    table, first, announcement = _moved_elsewhere(monkeypatch)
+    action = table.record.actions.get()
+    assert announcement["row"] == (table.record.pk, 0, 0, action.text, False)
+    ask = shared_frames._Ask.__new__(shared_frames._Ask)
+    ask.table_id, ask.version, ask.viewers = table.pk, announcement["version"], [first, None]
+    ask.row = announcement["row"] if carried else None
+    with CaptureQueriesContext(connection) as queries:
+        (frames,) = shared_frames._draw([ask])
+    read_actions = [query["sql"] for query in queries.captured_queries if '"games_action"' in query["sql"]]
+    assert (read_actions == []) is carried
+    assert frames[first.pk] == table_frames.render_table(table.pk, first, "", announcement["version"])
