@@ -9,6 +9,7 @@ socket's frames, got round to the send, and every move of the process would wait
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
@@ -17,6 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+logger = logging.getLogger(__name__)
 Announcement = tuple[str, dict[str, Any]]
 """A group and the message it is sent."""
 
@@ -49,6 +51,13 @@ async def call_then_send(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs
     finally:
         _handed_back.reset(token)
         layer = get_channel_layer()
-        if layer is not None:
-            for group, message in pending:
+        for group, message in pending:
+            if layer is None:
+                break
+            try:
                 await layer.group_send(group, message)
+            except Exception as exc:
+                # The change stands, and so does what the call returned or raised (a move
+                # accepted, a refusal to show): the table's sockets find the version they
+                # missed at their process's next stale-socket check (LP-2).
+                logger.warning("a message to %s was lost (%s: %s)", group, type(exc).__name__, exc)

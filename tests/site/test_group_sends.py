@@ -54,3 +54,30 @@ async def test_outside_a_sockets_call_a_message_goes_out_at_once() -> None:
     channel = await _listening("sends.at.once")
     await sync_to_async(send_to_group)("sends.at.once", {"type": "lobby.changed"})
     assert await get_channel_layer().receive(channel) == {"type": "lobby.changed"}
+
+
+class LayerDown:
+    """A channel layer whose Redis went away."""
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        raise ConnectionError("Redis went away")
+
+
+@pytest.mark.parametrize("fails", [False, True])
+async def test_a_message_lost_after_the_call_hides_neither_its_result_nor_its_error(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, fails: bool
+) -> None:
+    monkeypatch.setattr(group_sends, "get_channel_layer", LayerDown)
+
+    def move() -> int:
+        send_to_group("sends.lost", {"type": "table.changed", "version": 5})
+        if fails:
+            raise ValueError("refused after the commit")
+        return 5
+
+    if fails:
+        with pytest.raises(ValueError, match="refused after the commit"):
+            await call_then_send(move)
+    else:
+        assert await call_then_send(move) == 5
+    assert "a message to sends.lost was lost (ConnectionError: Redis went away)" in caplog.text
