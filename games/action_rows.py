@@ -37,16 +37,24 @@ undo count, its place, its text and whether the turn clock made it."""
 def remember(action: Action, undo_count: int) -> None:
     """An action as the process that stored it knows it, once committed."""
     if _committed():
-        _rows.keep((action.game_id, undo_count, action.seq), (action.text, action.timed_out))
+        remember_announced(announced(action, undo_count))
 
 
 def announced(action: Action, undo_count: int) -> Announced:
     return (action.game_id, undo_count, action.seq, action.text, action.timed_out)
 
 
+def from_announcement(row: object) -> Announced | None:
+    """The row an announcement carried (a list, once through the channel layer), if any."""
+    if not isinstance(row, list | tuple) or len(row) != 5:
+        return None
+    game_id, undo_count, seq, text, timed_out = row
+    return (int(game_id), int(undo_count), int(seq), str(text), bool(timed_out))
+
+
 def remember_announced(row: Announced) -> None:
-    """An action another process stored, as its announcement carried it: announced after
-    commit, so a row of the game as it stands."""
+    """An action as its announcement carried it (or as it was stored): announced after commit,
+    so a row of the game as it stands."""
     game_id, undo_count, seq, text, timed_out = row
     _rows.keep((game_id, undo_count, seq), (text, timed_out))
 

@@ -54,14 +54,6 @@ WATCHING = (
 PAGE_STATES = {'{"page":"hidden"}': False, '{"page":"shown"}': True}
 
 
-def announced_row(row: object) -> action_rows.Announced | None:
-    """The action row a move's announcement carries (a list, once through the channel layer)."""
-    if not isinstance(row, list | tuple) or len(row) != 5:
-        return None
-    game_id, undo_count, seq, text, timed_out = row
-    return (int(game_id), int(undo_count), int(seq), str(text), bool(timed_out))
-
-
 def table_rate(table_id: int, user: User | None) -> Rate | None:
     """The limit for ``user``'s socket at the table: a player's if they have a seat there,
     a spectator's otherwise; ``None`` if there is no such table."""
@@ -150,7 +142,7 @@ class TableConsumer(FrameLimitedConsumer):
         if self.hidden:
             self.missed = True  # drawn when the page is shown again
             return
-        await self.send_table(version=version, row=announced_row(event.get("row")))
+        await self.send_table(version=version, row=action_rows.from_announcement(event.get("row")))
 
     async def send_table(
         self, error: str = "", version: int | None = None, row: action_rows.Announced | None = None
