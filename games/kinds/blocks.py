@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.template import engines
+from markupsafe import Markup
+
 from games.engine import Move
 from games.engine.blocks import BlocksHand, BlocksPlace, BlocksView
 from games.engine.solitaire_common import and_list
@@ -13,6 +16,7 @@ from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, card_name, plural, seat_name, sentence
+from games.lru import Lru
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -33,25 +37,47 @@ def block_face(card: str | None) -> dict[str, str]:
     return {"image": picture(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
 
 
+STILL_CELLS = 4096
+"""More than every still place there can be: 36 places, each empty, hidden or one of 54 blocks
+(the viewer's own or not)."""
+_still_cells: Lru[tuple[int, int, bool, str | None, bool], Markup] = Lru(STILL_CELLS)
+
+
+def _still(place: BlocksPlace, mine: bool) -> Markup:
+    """A place the viewer cannot move on, as HTML: the same at every table and version where it
+    holds the same block, so drawn once per process (it was most of a frame's drawing)."""
+    key = (place.row, place.index, place.filled, place.face, mine)
+    html = _still_cells.find(key)
+    if html is None:
+        face = block_face(place.face) if place.filled else None
+        cells = engines["jinja2"].env.get_template("games/kinds/blocks/cells.html").module  # type: ignore[attr-defined]
+        html = Markup(cells.still(f"{place.row},{place.index}", face, mine))
+        _still_cells.keep(key, html)
+    return html
+
+
 def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[list[dict[str, Any]]]:
-    """The pyramid's rows, top row first: each place as the template draws it (what this
-    viewer may know of it, its block's picture when filled, the move this viewer may make
-    there). Flat, with the words worked out: a table draws it three times a move."""
+    """The pyramid's rows, top row first: each place as the template draws it, ``still`` (its
+    HTML) where this viewer has no move, else what the move's form shows of it. A viewer has
+    moves only on their turn at a live table (``BlocksView.moves``)."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
     rows: dict[int, list[dict[str, Any]]] = {}
     for place in view.pyramid:
         at = (place.row, place.index)
-        face = block_face(place.face) if place.filled else {"image": "", "label": "", "card": ""}
-        rows.setdefault(place.row, []).append(
-            {
+        move = here.get(at)
+        mine = bool(place.face) and place.placer == me
+        if move is None:
+            cell: dict[str, Any] = {"still": _still(place, mine)}
+        else:
+            face = block_face(place.face) if place.filled else {"image": "", "label": "", "card": ""}
+            cell = {
                 **face,
                 "filled": place.filled,
-                "mine": bool(place.face) and place.placer == me,
                 "where": f"{at[0]},{at[1]}",
                 "spot": f"row {place.row + 1} from the bottom, place {place.index + 1}",
-                "move": here.get(at),
+                "move": move,
             }
-        )
+        rows.setdefault(place.row, []).append(cell)
     return [rows[r] for r in sorted(rows, reverse=True)]
 
 

@@ -1,0 +1,57 @@
+"""The pyramid's still places (games/kinds/blocks.py): drawn once per process and kept, so a
+kept place must never carry one viewer's knowledge into another's frame (LP-3)."""
+
+from __future__ import annotations
+
+from games.engine import Move
+from games.engine.blocks import BlocksPlace
+from games.kinds import blocks
+
+
+def place(face: str | None, placer: int | None, *, filled: bool = True) -> BlocksPlace:
+    return BlocksPlace(row=0, index=2, filled=filled, face=face, placer=placer, open=False, takeable=False)
+
+
+def still(face: str | None, placer: int | None, me: int | None, *, filled: bool = True) -> str:
+    mine = bool(face) and placer == me
+    return str(blocks._still(place(face, placer, filled=filled), mine))
+
+
+def test_a_kept_place_shows_each_viewer_only_what_the_key_says() -> None:
+    blocks._still_cells.clear()
+    seen_by_placer = still("Qs", 0, 0)
+    hidden = still(None, 0, None)  # the same place, kept after the placer's
+    assert seen_by_placer == (
+        '<div class="block-slot" data-place="0,2" data-card="Qs">'
+        '<img class="block mine" src="/static/cards/std/Qs.svg" alt="Queen of spades"></div>'
+    )
+    assert 'data-card=""' in hidden and "Qs" not in hidden and "mine" not in hidden
+    assert still("Qs", 0, None) == seen_by_placer.replace("block mine", "block")  # a replay's
+    assert still(None, None, None, filled=False) == '<div class="block-slot empty"></div>'
+    assert len(blocks._still_cells) == 4
+    kept = blocks._still(place("Qs", 0), True)
+    assert blocks._still(place("Qs", 0), True) is kept  # found, not drawn again
+    assert len(blocks._still_cells) == 4
+
+
+def test_a_place_with_the_viewers_move_is_a_form_of_this_version() -> None:
+    view_places = (place(None, None, filled=False),)
+    move = Move("place 0,2", "place", at=(0, 2))
+
+    class View:
+        pyramid = view_places
+
+    (row,) = blocks._grid(View(), (move,), 0)  # type: ignore[arg-type]
+    assert row == [
+        {
+            "image": "",
+            "label": "",
+            "card": "",
+            "filled": False,
+            "where": "0,2",
+            "spot": "row 1 from the bottom, place 3",
+            "move": move,
+        }
+    ]
+    (row,) = blocks._grid(View(), (), 0)  # type: ignore[arg-type]
+    assert row == [{"still": blocks._still(view_places[0], False)}]
