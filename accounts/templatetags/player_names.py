@@ -12,6 +12,8 @@ limit may have up to 150, and a name without spaces never wraps: left alone it w
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -26,6 +28,13 @@ the page's HTML stays as it was for them); from 13 on one may be cut, depending 
 @register.filter
 def player_name(name: object) -> SafeString:
     text = str(name)
+    # Kept by text: a live table draws its players' names in every frame of every move. A
+    # safe string is left as it is, which a kept plain one of the same text would not be.
+    return _name_span(text) if not isinstance(text, SafeString) else _name_span.__wrapped__(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_span(text: str) -> SafeString:
     if len(text) < TITLE_FROM:
         return format_html('<span class="player-name">{}</span>', text)
     return format_html('<span class="player-name" title="{}">{}</span>', text, text)

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from accounts.validators import USERNAME_MAX, USERNAME_MIN
 
@@ -96,3 +97,12 @@ def test_the_filters_escape_and_title_only_long_names() -> None:
         f'<span class="player-name" title="{escaped}">{escaped}</span>'
     )
     assert render("<b{{ n|name_title }}>", n=long) == f'<b title="{escaped}">'
+
+
+def test_a_kept_name_is_kept_apart_from_a_safe_string_of_the_same_text() -> None:
+    """The names' spans are kept by text: a plain name is escaped however often it is drawn,
+    and a safe string with the same text is left as it is, before and after."""
+    text, escaped = "<i>Ann</i>", "&lt;i&gt;Ann&lt;/i&gt;"
+    for _ in range(2):
+        assert render("{{ n|player_name }}", n=text) == f'<span class="player-name">{escaped}</span>'
+        assert render("{{ n|player_name }}", n=mark_safe(text)) == f'<span class="player-name">{text}</span>'
