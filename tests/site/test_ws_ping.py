@@ -62,3 +62,25 @@ async def test_knows_the_signed_in_user(async_client: object) -> None:
     await communicator.send_json_to({"type": "ping"})
     assert (await communicator.receive_json_from())["user"] == "carol"
     await communicator.disconnect()
+
+
+async def test_a_frame_makes_no_trip_of_its_own_to_the_database_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """channels' own dispatch sends Django's close_old_connections to the database thread for
+    every message; the site's sockets do not (each database call runs it itself), so pings,
+    and the socket's connect, cost that thread nothing."""
+    trips: list[str] = []
+
+    async def trip() -> None:
+        trips.append("close_old_connections")
+
+    # The name channels' dispatch calls (its test communicator stubs the function it wraps).
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", trip)
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=ORIGIN)
+    assert (await communicator.connect())[0]
+    for _ in range(3):
+        await communicator.send_json_to({"type": "ping"})
+        assert (await communicator.receive_json_from())["type"] == "pong"
+    await communicator.disconnect()
+    assert trips == []
