@@ -325,6 +325,23 @@ def _place_id(row: int, index: int) -> int:
     return pid
 
 
+@lru_cache(maxsize=1 << 16)
+def _place_view(pid: int, block: Block | None, seen: bool, can_place: bool, can_take: bool) -> BlocksPlace:
+    """One place as a view shows it. Kept: a place changes little from one view to the next,
+    and a table draws three views a move (a frozen dataclass is slow to make); there are
+    fewer than 36 * 109 * 8 keys."""
+    row, index = PLACES[pid]
+    return BlocksPlace(
+        row=row,
+        index=index,
+        filled=block is not None,
+        face=block[0] if block is not None and seen else None,
+        placer=None if block is None else block[1],
+        open=can_place,
+        takeable=can_take,
+    )
+
+
 def _is_open(pyramid: tuple[Block | None, ...], pid: int) -> bool:
     return pyramid[pid] is None and all(pyramid[s] is not None for s in SUPPORTS[pid])
 
@@ -840,17 +857,16 @@ class BlocksEngine(Engine[BlocksState, Action]):
 
         everything = viewer == "all"
         to_act = self.current_player(state)
+        building, taking = state.phase == "build", state.phase == "take"
         pyramid = tuple(
-            BlocksPlace(
-                row=row,
-                index=index,
-                filled=block is not None,
-                face=block[0] if block is not None and sees(block[1]) else None,
-                placer=None if block is None else block[1],
-                open=state.phase == "build" and _is_open(state.pyramid, pid),
-                takeable=state.phase == "take" and _is_takeable(state.pyramid, pid),
+            _place_view(
+                pid,
+                block,
+                block is not None and sees(block[1]),
+                building and _is_open(state.pyramid, pid),
+                taking and _is_takeable(state.pyramid, pid),
             )
-            for pid, ((row, index), block) in enumerate(zip(PLACES, state.pyramid, strict=True))
+            for pid, block in enumerate(state.pyramid)
         )
         holding = None
         if state.holding is not None:
