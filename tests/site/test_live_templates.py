@@ -36,6 +36,17 @@ def test_a_missing_name_or_a_missing_objects_attribute_is_empty_not_an_error() -
     assert live(source, table=table) == "[||]"
 
 
+def test_a_dicts_key_is_read_first_and_its_methods_stay_within_reach() -> None:
+    class Row(dict[str, object]):
+        """A dict that is not a plain one: read as Jinja reads it, attribute first."""
+
+    row = {"where": "0,2", "items": "a key"}
+    assert live("{{ row.where }}|{{ row.items }}|{{ row.missing }}", row=row) == "0,2|a key|"
+    assert live("{% for k, v in row.items() %}{{ k }}{% endfor %}", row={"a": 1, "b": 2}) == "ab"
+    assert live("{{ row.items is callable }}", row=Row(items="shadowed")) == "True"
+    assert live("{{ row.where }}", row=SimpleNamespace(where="an attribute")) == "an attribute"
+
+
 def test_iso_time_is_djangos_date_c_in_the_current_time_zone() -> None:
     moment = dt.datetime(2026, 11, 24, 23, 30, 5, 123456, tzinfo=dt.UTC)
     with timezone.override(zoneinfo.ZoneInfo("Pacific/Auckland")):
