@@ -56,10 +56,11 @@ def _still(place: BlocksPlace, mine: bool) -> Markup:
     return html
 
 
-def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[list[dict[str, Any]]]:
-    """The pyramid's rows, top row first: each place as the template draws it, ``still`` (its
-    HTML) where this viewer has no move, else what the move's form shows of it. A viewer has
-    moves only on their turn at a live table (``BlocksView.moves``)."""
+def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[dict[str, Any]]:
+    """The pyramid's rows, top row first, as the template draws them: a row where this viewer
+    has no move as its HTML (``html``), else its ``cells``: ``still`` (its HTML) where the
+    viewer has no move, else what the move's form shows of it. A viewer has moves only on
+    their turn at a live table (``BlocksView.moves``)."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
     rows: dict[int, list[dict[str, Any]]] = {}
     for place in view.pyramid:
@@ -78,7 +79,15 @@ def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[list[
                 "move": move,
             }
         rows.setdefault(place.row, []).append(cell)
-    return [rows[r] for r in sorted(rows, reverse=True)]
+    return [_row(rows[r]) for r in sorted(rows, reverse=True)]
+
+
+def _row(cells: list[dict[str, Any]]) -> dict[str, Any]:
+    # Joined here, not looped over in the template: most rows of most frames hold no move,
+    # and the template's loop cost more than the places' kept HTML.
+    if any("move" in cell for cell in cells):
+        return {"cells": cells}
+    return {"html": Markup("").join(cell["still"] for cell in cells)}
 
 
 def _button(move: Move) -> dict[str, str]:

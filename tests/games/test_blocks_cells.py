@@ -34,24 +34,30 @@ def test_a_kept_place_shows_each_viewer_only_what_the_key_says() -> None:
     assert len(blocks._still_cells) == 4
 
 
-def test_a_place_with_the_viewers_move_is_a_form_of_this_version() -> None:
-    view_places = (place(None, None, filled=False),)
+def test_a_row_with_the_viewers_move_has_its_form_and_a_row_without_is_its_html() -> None:
+    empty, filled = (
+        place(None, None, filled=False),
+        BlocksPlace(row=1, index=0, filled=True, face=None, placer=1, open=False, takeable=False),
+    )
     move = Move("place 0,2", "place", at=(0, 2))
 
     class View:
-        pyramid = view_places
+        pyramid = (empty, filled)
 
-    (row,) = blocks._grid(View(), (move,), 0)  # type: ignore[arg-type]
-    assert row == [
-        {
-            "image": "",
-            "label": "",
-            "card": "",
-            "filled": False,
-            "where": "0,2",
-            "spot": "row 1 from the bottom, place 3",
-            "move": move,
-        }
-    ]
-    (row,) = blocks._grid(View(), (), 0)  # type: ignore[arg-type]
-    assert row == [{"still": blocks._still(view_places[0], False)}]
+    top, bottom = blocks._grid(View(), (move,), 0)  # type: ignore[arg-type]
+    assert top == {"html": blocks._still(filled, False)}
+    assert bottom == {
+        "cells": [
+            {
+                "image": "",
+                "label": "",
+                "card": "",
+                "filled": False,
+                "where": "0,2",
+                "spot": "row 1 from the bottom, place 3",
+                "move": move,
+            }
+        ]
+    }
+    top, bottom = blocks._grid(View(), (), 0)  # type: ignore[arg-type]
+    assert bottom == {"html": blocks._still(empty, False)}
