@@ -19,6 +19,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from config.compiled_writes import CompiledUpdate
+
 
 class NamesItsGame(models.Model):
     """A row about one game: its ``game`` is a slug of the registry (``games.kinds``), which is
@@ -203,18 +205,33 @@ class GameRecord(NamesItsGame):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         super().save(*args, **kwargs)
+        written = kwargs.get("update_fields")
+        self._saved(None if written is None else set(written))
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", kwargs={"game_id": self.pk})
+
+    def save_changed(self) -> None:
+        """Write the columns that changed since the row was read (``changed_fields``), all of
+        them for a record not read; a move saves its game so, with its SQL compiled once
+        (config/compiled_writes)."""
+        names = self.changed_fields()
+        if names is None:
+            self.save()
+            return
+        if names:
+            _CHANGED_COLUMNS.save(self, names)
+        self._saved(set(names))
+
+    def _saved(self, names: set[str] | None) -> None:
+        """Note what a save wrote (``names``, or every column) as the row now holds it."""
         if "_as_read" in self.__dict__:
-            written = kwargs.get("update_fields")
-            names = None if written is None else set(written)
             deferred = self.get_deferred_fields()
             self._stored(
                 (field.attname, getattr(self, field.attname))
                 for field in self._meta.concrete_fields
                 if field.attname not in deferred and (names is None or {field.name, field.attname} & names)
             )
-
-    def get_absolute_url(self) -> str:
-        return reverse("game", kwargs={"game_id": self.pk})
 
     @classmethod
     def from_db(cls, db: str | None, field_names: Collection[str], values: Collection[Any]) -> GameRecord:
@@ -264,6 +281,9 @@ class GameRecord(NamesItsGame):
         if self.first_viewed_at is None or self.last_action_at is None:
             return None
         return max(0.0, (self.last_action_at - self.first_viewed_at).total_seconds())
+
+
+_CHANGED_COLUMNS = CompiledUpdate(GameRecord)
 
 
 class Action(models.Model):

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from config.compiled_writes import CompiledInsert
 from games import finishes
 from games.engine import FORFEIT, TABLE_SEAT, IllegalAction, get_engine
 from games.engine.base import Engine
@@ -80,6 +81,9 @@ def finish_if_over(record: GameRecord, engine: Engine[Any, Any], state: Any) -> 
     record.finished_at = timezone.now()
 
 
+_INSERT_ACTION = CompiledInsert(Action)
+
+
 def apply_locked(
     record: GameRecord,
     seat: int,
@@ -103,7 +107,7 @@ def apply_locked(
         new_state = engine.apply(state, action)
     except IllegalAction as exc:
         raise GameError(as_sentence(str(exc))) from exc
-    stored = Action.objects.create(
+    stored = _INSERT_ACTION.create(
         game=record, seq=record.action_count, seat=seat, text=str(action), timed_out=timed_out
     )
     was_over = record.is_over
@@ -117,7 +121,7 @@ def apply_locked(
     transaction.on_commit(lambda: remember_state(record, new_state))
     if announce is not None:
         announce(record, new_state, stored)
-    record.save(update_fields=record.changed_fields())
+    record.save_changed()
     if record.is_over != was_over:
         finishes.sync(record)
     return Moved(record, new_state, stored)
