@@ -3,6 +3,7 @@ table as one seat sees it, its steps in words and its standing."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,10 @@ STILL_CELLS = 4096
 _still_cells: Lru[tuple[int, int, bool, str | None, bool], Markup] = Lru(STILL_CELLS)
 
 
+def _cells() -> Any:
+    return engines["jinja2"].env.get_template("games/kinds/blocks/cells.html").module  # type: ignore[attr-defined]
+
+
 def _still(place: BlocksPlace, mine: bool) -> Markup:
     """A place the viewer cannot move on, as HTML: the same at every table and version where it
     holds the same block, so drawn once per process (it was most of a frame's drawing)."""
@@ -50,10 +55,20 @@ def _still(place: BlocksPlace, mine: bool) -> Markup:
     html = _still_cells.find(key)
     if html is None:
         face = block_face(place.face) if place.filled else None
-        cells = engines["jinja2"].env.get_template("games/kinds/blocks/cells.html").module  # type: ignore[attr-defined]
-        html = Markup(cells.still(f"{place.row},{place.index}", face, mine))
+        html = Markup(_cells().still(f"{place.row},{place.index}", face, mine))
         _still_cells.keep(key, html)
     return html
+
+
+@functools.lru_cache(maxsize=64)
+def _in_hand(card: str) -> Markup:
+    """A block in a hand, as HTML: drawn once per process for each of the 54."""
+    return Markup(_cells().in_hand(block_face(card)))
+
+
+def _hand_blocks(cards: Sequence[str]) -> Markup:
+    # Joined as text, then marked safe once: each piece is already Markup.
+    return Markup("".join(map(_in_hand, cards)))
 
 
 def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[dict[str, Any]]:
@@ -87,7 +102,7 @@ def _row(cells: list[dict[str, Any]]) -> dict[str, Any]:
     # and the template's loop cost more than the places' kept HTML.
     if any("move" in cell for cell in cells):
         return {"cells": cells}
-    return {"html": Markup("").join(cell["still"] for cell in cells)}
+    return {"html": Markup("".join(cell["still"] for cell in cells))}
 
 
 def _button(move: Move) -> dict[str, str]:
@@ -252,7 +267,7 @@ class BlocksSpec(TableSpec):
                 {
                     "seat": names.get(number, ""),
                     "is_me": number == me,
-                    "hands": [{"name": h.name, "blocks": list(map(block_face, h.cards))} for h in seat_hands],
+                    "hands": [{"name": h.name, "blocks": _hand_blocks(h.cards)} for h in seat_hands],
                 }
                 for number, seat_hands in enumerate(view.hands)
             ],

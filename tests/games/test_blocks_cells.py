@@ -61,3 +61,11 @@ def test_a_row_with_the_viewers_move_has_its_form_and_a_row_without_is_its_html(
     }
     top, bottom = blocks._grid(View(), (), 0)  # type: ignore[arg-type]
     assert bottom == {"html": blocks._still(empty, False)}
+
+
+def test_a_hands_blocks_are_drawn_from_their_kept_pictures() -> None:
+    assert str(blocks._hand_blocks(("Qs", "X1"))) == (
+        '<img class="block mini" src="/static/cards/std/Qs.svg" alt="Queen of spades" data-card="Qs">'
+        '<img class="block mini" src="/static/cards/std/X1.svg" alt="Joker" data-card="X1">'
+    )
+    assert blocks._in_hand("Qs") is blocks._in_hand("Qs")
