@@ -17,7 +17,6 @@ from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, card_name, plural, seat_name, sentence
-from games.lru import Lru
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -41,7 +40,6 @@ def block_face(card: str | None) -> dict[str, str]:
 STILL_CELLS = 4096
 """More than every still place there can be: 36 places, each empty, hidden or one of 54 blocks
 (the viewer's own or not)."""
-_still_cells: Lru[tuple[int, int, bool, str | None, bool], Markup] = Lru(STILL_CELLS)
 
 
 def _cells() -> Any:
@@ -51,13 +49,12 @@ def _cells() -> Any:
 def _still(place: BlocksPlace, mine: bool) -> Markup:
     """A place the viewer cannot move on, as HTML: the same at every table and version where it
     holds the same block, so drawn once per process (it was most of a frame's drawing)."""
-    key = (place.row, place.index, place.filled, place.face, mine)
-    html = _still_cells.find(key)
-    if html is None:
-        face = block_face(place.face) if place.filled else None
-        html = Markup(_cells().still(f"{place.row},{place.index}", face, mine))
-        _still_cells.keep(key, html)
-    return html
+    return _still_html(place.row, place.index, place.filled, place.face, mine)
+
+
+@functools.lru_cache(maxsize=STILL_CELLS)
+def _still_html(row: int, index: int, filled: bool, face: str | None, mine: bool) -> Markup:
+    return Markup(_cells().still(f"{row},{index}", block_face(face) if filled else None, mine))
 
 
 @functools.lru_cache(maxsize=64)

@@ -18,7 +18,7 @@ def still(face: str | None, placer: int | None, me: int | None, *, filled: bool 
 
 
 def test_a_kept_place_shows_each_viewer_only_what_the_key_says() -> None:
-    blocks._still_cells.clear()
+    blocks._still_html.cache_clear()
     seen_by_placer = still("Qs", 0, 0)
     hidden = still(None, 0, None)  # the same place, kept after the placer's
     assert seen_by_placer == (
@@ -28,10 +28,10 @@ def test_a_kept_place_shows_each_viewer_only_what_the_key_says() -> None:
     assert 'data-card=""' in hidden and "Qs" not in hidden and "mine" not in hidden
     assert still("Qs", 0, None) == seen_by_placer.replace("block mine", "block")  # a replay's
     assert still(None, None, None, filled=False) == '<div class="block-slot empty"></div>'
-    assert len(blocks._still_cells) == 4
+    assert blocks._still_html.cache_info().currsize == 4
     kept = blocks._still(place("Qs", 0), True)
     assert blocks._still(place("Qs", 0), True) is kept  # found, not drawn again
-    assert len(blocks._still_cells) == 4
+    assert blocks._still_html.cache_info().currsize == 4
 
 
 def test_a_row_with_the_viewers_move_has_its_form_and_a_row_without_is_its_html() -> None:
