@@ -4,8 +4,8 @@ A move writes two rows under its game's lock: its action (an insert) and its gam
 columns (an update). Through ``Model.save`` each cost 90 to 140 µs, nearly all of it the
 building of the query (SQLite, 2,000 of each in a transaction); the statements themselves
 cost about 15. Here Django's own compilers make the SQL once per database (and, for an
-update, per set of columns), and each call only prepares the values as ``save`` does
-(``Field.pre_save``, then ``get_db_prep_save``) and runs it.
+update, per set of columns and which of them are NULL), and each call only prepares the
+values as ``save`` does (``Field.pre_save``, then ``get_db_prep_save``) and runs it.
 
 What ``save`` does besides is left out, so only a model that needs none of it may be written
 this way: no ``pre_save`` or ``post_save`` receiver (checked when the SQL is made), values

@@ -50,14 +50,18 @@ async def call_then_send(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs
         return await database_sync_to_async(func)(*args, **kwargs)
     finally:
         _handed_back.reset(token)
-        layer = get_channel_layer()
-        for group, message in pending:
-            if layer is None:
-                break
-            try:
-                await layer.group_send(group, message)
-            except Exception as exc:
-                # The change stands, and so does what the call returned or raised (a move
-                # accepted, a refusal to show): the table's sockets find the version they
-                # missed at their process's next stale-socket check (LP-2).
-                logger.warning("a message to %s was lost (%s: %s)", group, type(exc).__name__, exc)
+        await _send_each(pending)
+
+
+async def _send_each(pending: list[Announcement]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in pending:
+        try:
+            await layer.group_send(group, message)
+        except Exception as exc:
+            # The change stands, and so does what the call returned or raised (a move
+            # accepted, a refusal to show): the table's sockets find the version they
+            # missed at their process's next stale-socket check (LP-2).
+            logger.warning("a message to %s was lost (%s: %s)", group, type(exc).__name__, exc)
