@@ -142,10 +142,15 @@ class TableConsumer(FrameLimitedConsumer):
         if self.hidden:
             self.missed = True  # drawn when the page is shown again
             return
-        await self.send_table(version=version, row=action_rows.from_announcement(event.get("row")))
+        row = action_rows.from_announcement(event.get("row"))
+        await self.send_table(version=version, row=row, game=event.get("game"))
 
     async def send_table(
-        self, error: str = "", version: int | None = None, row: action_rows.Announced | None = None
+        self,
+        error: str = "",
+        version: int | None = None,
+        row: action_rows.Announced | None = None,
+        game: object = None,
     ) -> None:
         # The same refusal again (a client repeating a stale or illegal frame, within its
         # limit) gets the frame already drawn for it: no render, whatever it repeats.
@@ -158,7 +163,7 @@ class TableConsumer(FrameLimitedConsumer):
                     self.table_id, self.person, error, version
                 )
             else:
-                html, version = await frame_at(self, version, row)
+                html, version = await frame_at(self, version, row, game)
         except Table.DoesNotExist:
             # Gone while this socket was open (only a test database is emptied under one):
             # closed as a socket for no table is at connect.

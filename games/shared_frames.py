@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from games import action_rows, stale_sockets
 from games.stale_sockets import TableSocket
-from games.table_frames import render_for_viewers, render_table, viewer_key
+from games.table_frames import remember_carried, render_for_viewers, render_table, viewer_key
 
 Frames = dict[int | None, tuple[str, int | None]]
 BATCH = 16
@@ -38,6 +38,8 @@ class _Ask:
     viewers: list[User | None]
     row: action_rows.Announced | None
     """The action that made the version, as its announcement carried it."""
+    game: object
+    """What the move changed in the game's row, as its announcement carried it (``carried_games``)."""
     frames: asyncio.Future[Frames] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -56,16 +58,16 @@ was drawn makes one of its own, which finds the frames kept (``table_frames``)."
 
 
 async def frame_at(
-    socket: TableSocket, version: int, row: action_rows.Announced | None = None
+    socket: TableSocket, version: int, row: action_rows.Announced | None = None, game: object = None
 ) -> tuple[str, int | None]:
-    """``socket``'s frame of its table at ``version`` (made by the action ``row`` if it is
-    known), and the version it shows."""
+    """``socket``'s frame of its table at ``version`` (made by the action ``row`` that changed
+    ``game`` in the game's row, if they are known), and the version it shows."""
     key = (socket.table_id, version)
     drawing = _drawing.get(key)
     if drawing is None or drawing.get_loop() is not asyncio.get_running_loop():
         in_sight = [s.person for s in stale_sockets.at_table(socket.table_id) if not s.hidden]
         viewers = {viewer_key(person): person for person in [*in_sight, socket.person]}
-        drawing = _ask(_Ask(socket.table_id, version, list(viewers.values()), row))
+        drawing = _ask(_Ask(socket.table_id, version, list(viewers.values()), row, game))
         _drawing[key] = drawing
         drawing.add_done_callback(lambda done: _forget(key, done))
     # A socket that closes while it waits must not cancel what the others wait for.
@@ -122,6 +124,7 @@ def _draw(batch: list[_Ask]) -> list[Frames | BaseException]:
         try:
             if ask.row is not None:
                 action_rows.remember_announced(ask.row)
+                remember_carried(ask.table_id, ask.version, ask.game)
             drawn.append(render_for_viewers(ask.table_id, ask.viewers, ask.version))
         except Exception as exc:  # handed to the sockets that asked, which handle it
             drawn.append(exc)

@@ -8,6 +8,7 @@ seats, read once per announced version for all the sockets that render it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 
 from django.db.models import Prefetch
@@ -16,7 +17,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from config.compiled_reads import CompiledGet
-from games import action_rows, tables
+from games import action_rows, carried_games, tables
 from games.lru import Lru
 from games.models import Seat, Table
 from games.started_seats import seats_of
@@ -58,6 +59,27 @@ def play(table_id: int, user: User | None, move: Mapping[str, object], expected_
     moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
     _keep_table(moved.table, moved.seats)
     action_rows.remember(moved.action, moved.record.undo_count)
+
+
+def remember_carried(table_id: int, version: int, game: object) -> None:
+    """The table at ``version`` from the one kept at the version before and what the move's
+    announcement carried of its game (``carried_games``): its sockets here then render it
+    without a read. Nothing if either is missing, or they do not follow on."""
+    if _tables.find((table_id, version)) is not None:
+        return
+    kept = _tables.find((table_id, version - 1))
+    if kept is None or game is None:
+        return
+    table, seats = kept
+    record = table.record
+    if record is None:
+        return
+    after = carried_games.advanced(record, game)
+    if after is None or after.version != version:
+        return
+    moved = copy.copy(table)
+    moved.record = after
+    _keep_table(moved, seats)
 
 
 def _keep_table(table: Table, seats: list[Seat]) -> None:

@@ -32,7 +32,7 @@ from accounts import ratings
 from accounts.models import User
 from config.compiled_reads import CompiledGet
 from config.group_sends import send_to_group
-from games import action_rows, kinds, moves, outages
+from games import action_rows, carried_games, kinds, moves, outages
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
@@ -54,13 +54,20 @@ LOBBY_GROUP = "lobby"
 
 
 def _announce(
-    table: Table, version: int | None = None, *, lobby: bool = True, row: action_rows.Announced | None = None
+    table: Table,
+    version: int | None = None,
+    *,
+    lobby: bool = True,
+    row: action_rows.Announced | None = None,
+    game: carried_games.Carried | None = None,
 ) -> None:
     """After commit: tell the table's sockets that something changed, and the lobby when seats
     or the table's status changed (a move alone does not concern it). A move's announcement
-    carries its action's row, so that no process reads it (``action_rows``); the sockets are
-    told only the version, and each draws what its seat may see (LP-3)."""
-    send_to_group(table_group(table.pk), {"type": "table.changed", "version": version, "row": row})
+    carries its action's row and what it changed in the game's (``action_rows``,
+    ``carried_games``), so that no process reads them; the sockets are told only the version,
+    and each draws what its seat may see (LP-3)."""
+    message = {"type": "table.changed", "version": version, "row": row, "game": game}
+    send_to_group(table_group(table.pk), message)
     if lobby:
         send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})
 
@@ -305,9 +312,11 @@ def _after_commit(
     the deadline set now."""
     version, deadline = record.version, record.turn_deadline
     row = None if action is None else action_rows.announced(action, record.undo_count)
+    playing = action is not None and table.status == Table.Status.PLAYING
+    game = carried_games.carried(record) if playing else None
 
     def announce_and_schedule() -> None:
-        _announce(table, version, lobby=lobby, row=row)
+        _announce(table, version, lobby=lobby, row=row, game=game)
         if schedule:
             _schedule(record.pk, version, deadline)
 

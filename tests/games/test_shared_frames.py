@@ -13,11 +13,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import User
-from games import action_rows, shared_frames, stale_sockets, state_cache, table_frames, tables
+from games import action_rows, carried_games, shared_frames, stale_sockets, state_cache, table_frames, tables
 from games.engine import get_engine
-from games.models import Seat, Table
+from games.models import GameRecord, Seat, Table
 from games.state_cache import current_state
 from tests.games.table_moments import dealt_heads_up_triad
 
@@ -179,10 +180,13 @@ async def test_a_table_gone_fails_its_own_sockets_only(held_first_call: HeldCall
     assert held_first_call.batches == [[dealt[0][0]], [dealt[1][0], dealt[2][0]]]
 
 
-def _moved_elsewhere(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, User, Any]:
+def _moved_elsewhere(monkeypatch: pytest.MonkeyPatch, *, drawn_before: bool = False) -> tuple[Table, User, Any]:
     """A dealt table and one move, made as another process makes it: this one keeps none of
-    its actions, and hears of the move from its announcement (caught here)."""
+    its actions, and hears of the move from its announcement (caught here); with
+    ``drawn_before``, it drew the table before the move (and keeps the table as it read it)."""
     table_id, first = _dealt_tables(1)[0]
+    if drawn_before:
+        table_frames.render_table(table_id, first, "", 0)
     heard: list[dict[str, Any]] = []
     monkeypatch.setattr(tables, "send_to_group", lambda group, message: heard.append(message))
     record = Table.objects.get(pk=table_id).record
@@ -193,7 +197,9 @@ def _moved_elsewhere(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, User, Any]
     action_rows._rows.clear()
     state_cache._states.clear()
     state_cache._latest.clear()
-    table_frames._tables.clear()
+    if not drawn_before:
+        table_frames._tables.clear()
+    table_frames._frames.clear()
     (announcement,) = [message for message in heard if message["type"] == "table.changed"]
     return Table.objects.get(pk=table_id), first, announcement
 
@@ -205,11 +211,63 @@ def test_a_move_s_announcement_carries_its_action_so_no_process_reads_it(
     table, first, announcement = _moved_elsewhere(monkeypatch)
     action = table.record.actions.get()
     assert announcement["row"] == (table.record.pk, 0, 0, action.text, False)
-    ask = shared_frames._Ask.__new__(shared_frames._Ask)
-    ask.table_id, ask.version, ask.viewers = table.pk, announcement["version"], [first, None]
+    ask = _ask(table, [first, None], announcement)
     ask.row = announcement["row"] if carried else None
     with CaptureQueriesContext(connection) as queries:
         (frames,) = shared_frames._draw([ask])
     read_actions = [query["sql"] for query in queries.captured_queries if '"games_action"' in query["sql"]]
     assert (read_actions == []) is carried
     assert frames[first.pk] == table_frames.render_table(table.pk, first, "", announcement["version"])
+
+
+def _ask(table: Table, viewers: list[User | None], announcement: dict[str, Any]) -> shared_frames._Ask:
+    ask = shared_frames._Ask.__new__(shared_frames._Ask)
+    ask.table_id, ask.version, ask.viewers = table.pk, announcement["version"], viewers
+    ask.row, ask.game = announcement["row"], announcement["game"]
+    return ask
+
+
+def _columns(record: GameRecord) -> dict[str, Any]:
+    return {field.attname: getattr(record, field.attname) for field in GameRecord._meta.concrete_fields}
+
+
+@pytest.mark.parametrize("drawn_before", [True, False])
+def test_a_move_s_announcement_carries_what_it_changed_in_the_game_so_no_process_reads_it(
+    monkeypatch: pytest.MonkeyPatch, drawn_before: bool
+) -> None:
+    """A process that kept the table at the version before reads nothing to draw the move's;
+    one that did not reads it, as before. Either way the frame is the one a read draws."""
+    table, first, announcement = _moved_elsewhere(monkeypatch, drawn_before=drawn_before)
+    assert announcement["game"] is not None
+    version = announcement["version"]
+    with CaptureQueriesContext(connection) as queries:
+        (frames,) = shared_frames._draw([_ask(table, [first, None], announcement)])
+    read_game = [query["sql"] for query in queries.captured_queries if '"games_gamerecord"' in query["sql"]]
+    assert (read_game == []) is drawn_before
+    kept = table_frames._tables.find((table.pk, version))
+    assert kept is not None and kept[0].record is not None
+    fresh = Table.objects.select_related("record").get(pk=table.pk)
+    assert fresh.record is not None and _columns(kept[0].record) == _columns(fresh.record)
+    table_frames._tables.clear()
+    table_frames._frames.clear()
+    for viewer in (first, None):
+        drawn = table_frames.render_table(table.pk, viewer, "", version)
+        assert frames[table_frames.viewer_key(viewer)] == drawn
+
+
+def test_what_a_move_carries_of_its_game_holds_only_for_the_version_after() -> None:
+    table_id, _ = _dealt_tables(1)[0]
+    record = GameRecord.objects.get(table__pk=table_id)
+    record.version += 1
+    record.action_count += 1
+    record.turn_deadline = timezone.now()
+    values = carried_games.carried(record)
+    record.refresh_from_db()
+    after = carried_games.advanced(record, values)
+    assert after is not None
+    assert after.version == record.version + 1 and after.turn_deadline is not None
+    assert after.turn_deadline.isoformat() == values[carried_games.MOVED.index("turn_deadline")]
+    assert record.version == after.version - 1  # the kept row is left as it was
+    assert carried_games.advanced(after, values) is None  # not the move after that one
+    for garbage in (None, "x", [1, 2], [*values[:-1], 12]):
+        assert carried_games.advanced(record, garbage) is None
