@@ -180,7 +180,9 @@ async def test_a_table_gone_fails_its_own_sockets_only(held_first_call: HeldCall
     assert held_first_call.batches == [[dealt[0][0]], [dealt[1][0], dealt[2][0]]]
 
 
-def _moved_elsewhere(monkeypatch: pytest.MonkeyPatch, *, drawn_before: bool = False) -> tuple[Table, User, Any]:
+def _moved_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, *, drawn_before: bool = False
+) -> tuple[Table, User, Any]:
     """A dealt table and one move, made as another process makes it: this one keeps none of
     its actions, and hears of the move from its announcement (caught here); with
     ``drawn_before``, it drew the table before the move (and keeps the table as it read it)."""
