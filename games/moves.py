@@ -9,6 +9,7 @@ move raises ``GameError`` and changes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,35 @@ def finish_if_over(record: GameRecord, engine: Engine[Any, Any], state: Any) -> 
 _INSERT_ACTION = CompiledInsert(Action)
 
 
+def checked(
+    engine: Engine[Any, Any], state: Any, seat: int, move: str | Mapping[str, object]
+) -> tuple[Any, Any]:
+    """``move`` by ``seat`` in ``state``: the action and the state it leads to; ``GameError``
+    if it is not the seat's turn, or not a move of the game."""
+    to_act = engine.current_player(state)
+    if to_act is None:
+        raise GameError("This game is over.")
+    if to_act != seat:
+        raise GameError(
+            "It is not your turn." if to_act != TABLE_SEAT else "The table is about to deal a tie replay."
+        )
+    try:
+        action = _parse(engine, move)
+        return action, engine.apply(state, action)
+    except IllegalAction as exc:
+        raise GameError(as_sentence(str(exc))) from exc
+
+
+def counted(record: GameRecord) -> dt.datetime:
+    """The game's count of actions, version and times after one more action (made now)."""
+    record.action_count += 1
+    record.version += 1
+    now = timezone.now()
+    record.first_viewed_at = record.first_viewed_at or now
+    record.last_action_at = now
+    return now
+
+
 def apply_locked(
     record: GameRecord,
     seat: int,
@@ -95,27 +125,12 @@ def apply_locked(
     """Apply ``move`` for ``seat``; the caller holds the row's lock (``lock``) in a transaction."""
     engine = get_engine(record.game)
     state = current_state(record)
-    to_act = engine.current_player(state)
-    if to_act is None:
-        raise GameError("This game is over.")
-    if to_act != seat:
-        raise GameError(
-            "It is not your turn." if to_act != TABLE_SEAT else "The table is about to deal a tie replay."
-        )
-    try:
-        action = _parse(engine, move)
-        new_state = engine.apply(state, action)
-    except IllegalAction as exc:
-        raise GameError(as_sentence(str(exc))) from exc
+    action, new_state = checked(engine, state, seat, move)
     stored = _INSERT_ACTION.create(
         game=record, seq=record.action_count, seat=seat, text=str(action), timed_out=timed_out
     )
     was_over = record.is_over
-    record.action_count += 1
-    record.version += 1
-    now = timezone.now()
-    record.first_viewed_at = record.first_viewed_at or now
-    record.last_action_at = now
+    counted(record)
     finish_if_over(record, engine, new_state)
     # Kept before the announcement goes out, so the sockets it wakes find the new state cached.
     transaction.on_commit(lambda: remember_state(record, new_state))

@@ -52,11 +52,15 @@ def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Se
     return table, seats
 
 
-def play(table_id: int, user: User | None, move: Mapping[str, object], expected_version: int) -> None:
-    """A person's move at the table (``tables.act``). The table and seats it read under its
-    lock are those of the version it made, and the log knows the move: this process's sockets
-    render it without a read."""
-    moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
+def play(table_id: int, user: User | None, move: str | Mapping[str, object], expected_version: int) -> None:
+    """A person's move at the table: from the table as this process keeps it at the version the
+    move was made from (``tables.act_on_kept``), else the locked way (``tables.act``). The
+    table and seats it leaves are those of the version it made, and the log knows the move:
+    this process's sockets render it without a read."""
+    kept = _tables.find((table_id, expected_version))
+    moved = None if kept is None else tables.act_on_kept(*kept, user, move, expected_version)
+    if moved is None:
+        moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
     _keep_table(moved.table, moved.seats)
     action_rows.remember(moved.action, moved.record.undo_count)
 

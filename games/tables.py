@@ -15,6 +15,7 @@ while the site is down.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import logging
 import secrets
@@ -32,14 +33,14 @@ from accounts import ratings
 from accounts.models import User
 from config.compiled_reads import CompiledGet
 from config.group_sends import send_to_group
-from games import action_rows, carried_games, kinds, moves, outages
+from games import action_rows, carried_games, kinds, move_writes, moves, outages
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat, Table
 from games.started_seats import seats_of
-from games.state_cache import current_state
+from games.state_cache import current_state, remember_state
 
 logger = logging.getLogger(__name__)
 
@@ -487,6 +488,46 @@ def act(
         if expected_version is not None and expected_version != record.version:
             raise StaleVersion("The table moved on before your move arrived: it is shown as it stands now.")
         return _apply_locked(record, table, seats, seat, move)
+
+
+def act_on_kept(
+    table: Table,
+    seats: list[Seat],
+    user: User | None,
+    move: str | Mapping[str, object],
+    expected_version: int,
+) -> TableMove | None:
+    """``act`` from the table as this process keeps it at ``expected_version`` (``table_frames``),
+    without reading or locking its game (``move_writes``). ``None`` when this way cannot
+    settle the move: a refusal (``act`` gives it), a move that ends the game (ratings, the
+    tournament's report), a game that moved on since, a transaction already open."""
+    record = table.record
+    if record is None or record.version != expected_version or record.is_over:
+        return None
+    seat = seat_of(seats, user)
+    if seat is None or table.status != Table.Status.PLAYING:
+        return None
+    engine = get_engine(record.game)
+    try:
+        if not isinstance(move, Mapping):
+            moves.check_text(move, "")
+        action, state = moves.checked(engine, current_state(record), seat, move)
+    except GameError:
+        return None
+    if engine.outcome(state) is not None:
+        return None
+    after = copy.copy(record)
+    now = moves.counted(after)
+    _set_deadline(after, table, seats, engine.current_player(state))
+    armed = _arm_clock(after)
+    stored = Action(game=after, seq=record.action_count, seat=seat, text=str(action), created_at=now)
+    if not move_writes.store_if_unmoved(record, after, stored):
+        return None
+    moved = copy.copy(table)
+    moved.record = after
+    remember_state(after, state)
+    _after_commit(moved, after, lobby=False, schedule=armed, action=stored)
+    return TableMove(after, state, moved, seats, stored)
 
 
 def advance(*, game_id: int, version: int) -> bool:

@@ -1,0 +1,101 @@
+"""A move at a live table stored without a read of its game: a compare-and-set on its row.
+
+The locked way (``tables.act``) reads the game row ``FOR UPDATE``, then inserts the action
+and updates the row: on PostgreSQL five round trips with ``BEGIN`` and ``COMMIT``. A process
+that keeps the table at the version a move was made from has what that read gives (a
+version's row never changes but for its turn-clock task, which is checked too). Here the
+action is stored and the game's moved columns (``carried_games.MOVED``) are written only if
+the row is still as kept: one statement on PostgreSQL (an ``UPDATE`` in a ``WITH``, the
+insert taking its rows from it; in autocommit, its own transaction), an ``UPDATE`` and an
+``INSERT`` in one transaction on SQLite, which has no ``UPDATE`` in a ``WITH``. Under
+PostgreSQL's READ COMMITTED, an update that waited for another move's lock looks at the row
+that move left, so two moves from one version can never both be stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connections, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field
+
+from games.carried_games import MOVED
+from games.models import Action, GameRecord
+
+_ACTION = ("game", "seq", "seat", "text", "timed_out", "created_at")
+_UNMOVED = ("version", "clock_task_at", "status")
+"""What must be as kept for the move to be stored."""
+
+
+def _column(model: type[GameRecord | Action], name: str, connection: BaseDatabaseWrapper) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)  # a column, not a relation's other side
+    return str(connection.ops.quote_name(field.column))
+
+
+def _sql(connection: BaseDatabaseWrapper) -> tuple[str, str]:
+    """The update and the insert: the insert takes the updated row's key as its game's on
+    PostgreSQL (one statement), a parameter on SQLite (two)."""
+    table = connection.ops.quote_name(GameRecord._meta.db_table)
+    key = _column(GameRecord, "id", connection)
+    same = "IS NOT DISTINCT FROM" if connection.vendor == "postgresql" else "IS"
+    update = (
+        f"UPDATE {table} SET {', '.join(f'{_column(GameRecord, name, connection)} = %s' for name in MOVED)}"
+        f" WHERE {key} = %s AND "
+        + " AND ".join(f"{_column(GameRecord, name, connection)} {same} %s" for name in _UNMOVED)
+    )
+    columns = ", ".join(_column(Action, name, connection) for name in _ACTION)
+    returning = f"RETURNING {_column(Action, 'id', connection)}"
+    into = f"INSERT INTO {connection.ops.quote_name(Action._meta.db_table)} ({columns})"
+    if connection.vendor == "postgresql":
+        values = ", ".join(["%s"] * (len(_ACTION) - 1))
+        moved = f"WITH moved AS ({update} RETURNING {key})"
+        return f"{moved} {into} SELECT {key}, {values} FROM moved {returning}", ""
+    return update, f"{into} VALUES ({', '.join(['%s'] * len(_ACTION))}) {returning}"
+
+
+_compiled: dict[str, tuple[str, str]] = {}
+
+
+def _prepared(
+    model: type[GameRecord | Action], name: str, value: Any, connection: BaseDatabaseWrapper
+) -> Any:
+    return model._meta.get_field(name).get_db_prep_save(value, connection=connection)  # type: ignore[union-attr]
+
+
+def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> bool:
+    """Store ``action`` (its ``pk`` set) and ``after``'s moved columns if the game's row is
+    still ``before``'s; whether it was. Outside a transaction only: the caller's
+    ``on_commit`` work follows at once."""
+    db = router.db_for_write(GameRecord, instance=before)
+    connection = connections[db]
+    if connection.in_atomic_block or connection.vendor not in ("postgresql", "sqlite"):
+        return False
+    if db not in _compiled:
+        _compiled[db] = _sql(connection)
+    update, insert = _compiled[db]
+    moved = [_prepared(GameRecord, name, getattr(after, name), connection) for name in MOVED]
+    unmoved = [_prepared(GameRecord, name, getattr(before, name), connection) for name in _UNMOVED]
+    row = [
+        _prepared(Action, name, getattr(action, "game_id" if name == "game" else name), connection)
+        for name in _ACTION
+    ]
+    key = _prepared(GameRecord, "id", before.pk, connection)
+    if not insert:
+        with connection.cursor() as cursor:
+            cursor.execute(update, [*moved, key, *unmoved, *row[1:]])
+            stored = cursor.fetchone()
+    else:
+        with transaction.atomic(using=db), connection.cursor() as cursor:
+            cursor.execute(update, [*moved, key, *unmoved])
+            if cursor.rowcount != 1:
+                return False
+            cursor.execute(insert, row)
+            stored = cursor.fetchone()
+    if stored is None:
+        return False
+    action.pk = stored[0]
+    action._state.adding = False
+    action._state.db = db
+    return True
