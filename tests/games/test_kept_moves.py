@@ -117,11 +117,13 @@ def test_refusals_go_the_locked_way_which_gives_them(
     assert not Action.objects.filter(game__table=table).exists()
 
 
-def _after(before: GameRecord, seat: int) -> tuple[GameRecord, Action]:
-    after = GameRecord.objects.get(pk=before.pk)
+def _after(before: GameRecord) -> tuple[GameRecord, Action]:
+    """The game's row after one more move from ``before`` (read again, from its database), and
+    the move."""
+    after = GameRecord.objects.using(before._state.db).get(pk=before.pk)
     after.version, after.action_count = before.version + 1, before.action_count + 1
     after.last_action_at = timezone.now()
-    action = Action(game=after, seq=before.action_count, seat=seat, text="check", created_at=timezone.now())
+    action = Action(game=after, seq=before.action_count, seat=0, text="check", created_at=timezone.now())
     return after, action
 
 
@@ -133,7 +135,7 @@ def test_two_moves_from_one_version_store_one(dealt: tuple[Table, User, User]) -
 
     def move() -> None:
         try:
-            after, action = _after(before, 0)
+            after, action = _after(before)
             start.wait(timeout=10)
             stored.append(move_writes.store_if_unmoved(before, after, action))
         finally:
@@ -182,22 +184,16 @@ def test_on_sqlite_an_update_and_an_insert_in_one_transaction_store_it_once(sqli
     before = GameRecord.objects.using(ALIAS).create(
         game="triad", engine_version=1, config={}, seed=1, deck=[], kind=GameRecord.Kind.TABLE
     )
-    after, action = _after_on(before)
+    after, action = _after(before)
     assert move_writes.store_if_unmoved(before, after, action)
     assert action.pk is not None and action._state.db == ALIAS
     row = GameRecord.objects.using(ALIAS).get(pk=before.pk)
     assert (row.version, row.action_count) == (1, 1)
     assert list(Action.objects.using(ALIAS).values_list("seq", "text")) == [(0, "check")]
-    again, action = _after_on(before)
+    again, action = _after(before)
     assert not move_writes.store_if_unmoved(before, again, action)  # the row moved on
     moved_clock = GameRecord.objects.using(ALIAS).get(pk=before.pk)
     moved_clock.clock_task_at = timezone.now()
-    later, action = _after_on(row)
+    later, action = _after(row)
     assert not move_writes.store_if_unmoved(moved_clock, later, action)  # not the clock task kept
     assert Action.objects.using(ALIAS).count() == 1
-
-
-def _after_on(before: GameRecord) -> tuple[GameRecord, Action]:
-    after = GameRecord.objects.using(ALIAS).get(pk=before.pk)
-    after.version, after.action_count = before.version + 1, before.action_count + 1
-    return after, Action(game=after, seq=before.action_count, seat=0, text="check", created_at=timezone.now())
