@@ -28,10 +28,14 @@ _UNMOVED = ("version", "clock_task_at", "status")
 """What must be as kept for the move to be stored."""
 
 
-def _column(model: type[GameRecord | Action], name: str, connection: BaseDatabaseWrapper) -> str:
+def _field(model: type[GameRecord | Action], name: str) -> Field[Any, Any]:
     field = model._meta.get_field(name)
     assert isinstance(field, Field)  # a column, not a relation's other side
-    return str(connection.ops.quote_name(field.column))
+    return field
+
+
+def _column(model: type[GameRecord | Action], name: str, connection: BaseDatabaseWrapper) -> str:
+    return str(connection.ops.quote_name(_field(model, name).column))
 
 
 def _sql(connection: BaseDatabaseWrapper) -> tuple[str, str]:
@@ -61,7 +65,7 @@ _compiled: dict[str, tuple[str, str]] = {}
 def _prepared(
     model: type[GameRecord | Action], name: str, value: Any, connection: BaseDatabaseWrapper
 ) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, connection=connection)  # type: ignore[union-attr]
+    return _field(model, name).get_db_prep_save(value, connection=connection)
 
 
 def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> bool:
