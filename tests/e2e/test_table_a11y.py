@@ -53,6 +53,17 @@ def contrast(locator: Any) -> float:
     raise AssertionError("the element never stayed on the page to be measured")
 
 
+def widths(locator: Any) -> list[float]:
+    """The drawn widths of the elements, read again while none is drawn yet: a live update can
+    swap the part in as the page is measured (once, in CI, every width read 0)."""
+    for _ in range(50):
+        drawn = locator.evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
+        if drawn and min(drawn) > 0:
+            return [float(width) for width in drawn]
+        time.sleep(0.1)
+    return [float(width) for width in drawn]
+
+
 def mid_hand(engine: Any, state: Any, actions: list[str]) -> bool:
     view = engine.view(state, None)
     return view.hand >= 2 and view.phase == "bet" and engine.current_player(state) == 0
@@ -77,15 +88,11 @@ def test_the_acting_players_actions_are_on_screen_and_cards_read_at_both_sizes(
             # Wholly on screen, without scrolling (the page is at its top).
             expect(buttons.nth(i)).to_be_in_viewport(ratio=1)
         assert page.evaluate("window.scrollY") == 0
-        widths = page.locator('[data-testid="triad-seat-0"] img.hex').evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect().width)"
-        )
-        assert widths and min(widths) >= smallest, widths
+        cards = widths(page.locator('[data-testid="triad-seat-0"] img.hex'))
+        assert cards and min(cards) >= smallest, cards
         captions = page.locator('[data-testid="triad-seat-0"] .hex-caption').all_text_contents()
         assert all(re.fullmatch(r"(Purple|Green|Orange) [123]|Capstone", c) for c in captions), captions
-        minis = page.locator('[data-testid="last-result"] img.hex').evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect().width)"
-        )
+        minis = widths(page.locator('[data-testid="last-result"] img.hex'))
         assert minis and min(minis) >= 40, minis
         # The page never scrolls sideways.
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
