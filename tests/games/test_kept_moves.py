@@ -5,7 +5,6 @@ move was made from (``games.move_writes``); whatever it cannot settle goes the l
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from games.engine import get_engine
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat, Table
 from games.state_cache import current_state
+from tests.at_once import at_once
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -130,22 +130,12 @@ def _after(before: GameRecord) -> tuple[GameRecord, Action]:
 def test_two_moves_from_one_version_store_one(dealt: tuple[Table, User, User]) -> None:
     table, _, _ = dealt
     before = GameRecord.objects.get(table=table)
-    start = threading.Barrier(2)
     stored: list[bool] = []
 
     def move() -> None:
-        try:
-            after, action = _after(before)
-            start.wait(timeout=10)
-            stored.append(move_writes.store_if_unmoved(before, after, action))
-        finally:
-            connections.close_all()
+        stored.append(move_writes.store_if_unmoved(before, *_after(before)))
 
-    threads = [threading.Thread(target=move) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    at_once(move, move)
     assert sorted(stored) == [False, True]
     assert Action.objects.filter(game=before).count() == 1
     assert GameRecord.objects.get(pk=before.pk).version == 1

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from games import services
 from games.engine import get_engine
@@ -14,6 +11,7 @@ from games.engine.pyramid import available_cards
 from games.models import Action, GameRecord
 from games.players import Player
 from games.state_cache import current_state
+from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
 PYRAMID = get_engine("pyramid")
@@ -151,24 +149,16 @@ def test_undo_after_a_loss_reopens_a_casual_game(alice: Player) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_two_tabs_acting_at_once_store_exactly_one_move(alice: Player) -> None:
     record = services.start_solitaire(game="pyramid", player=alice, seed=7)
-    barrier = threading.Barrier(2)
     outcomes: list[str] = []
 
     def act() -> None:
-        barrier.wait()
         try:
             services.submit_action(game_id=record.pk, player=alice, move="draw", expected_version=0)
             outcomes.append("accepted")
         except services.StaleVersion:
             outcomes.append("stale")
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=act) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once(act, act)
     assert sorted(outcomes) == ["accepted", "stale"]
     assert Action.objects.filter(game=record).count() == 1
     assert GameRecord.objects.get(pk=record.pk).version == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import threading
+from functools import partial
 from html import unescape
 from typing import Any
 
@@ -21,6 +21,7 @@ from games.engine import TABLE_SEAT
 from games.errors import GameError
 from games.models import Action, GameRecord, Table
 from games.table_frames import render_table
+from tests.at_once import at_once
 from tests.games.table_moments import build_table, find_game
 from tests.tournaments.support import person
 
@@ -257,21 +258,12 @@ class TestRematch:
     @pytest.mark.django_db(transaction=True)
     def test_two_players_asking_at_once_make_one_table(self, alice: User, bob: User) -> None:
         old = finished(alice, bob, players=2, hands=3)
-        barrier = threading.Barrier(2)
         made: list[int] = []
 
         def ask(user: User) -> None:
-            try:
-                barrier.wait()
-                made.append(tables.rematch(table_id=old.pk, user=user).pk)
-            finally:
-                connection.close()
+            made.append(tables.rematch(table_id=old.pk, user=user).pk)
 
-        threads = [threading.Thread(target=ask, args=(user,)) for user in (alice, bob)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        at_once(partial(ask, alice), partial(ask, bob))
         assert len(made) == 2 and made[0] == made[1]
         assert Table.objects.count() == 2
         new = Table.objects.get(pk=made[0])

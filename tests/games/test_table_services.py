@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import timezone
 
 from games import tables
@@ -16,6 +14,7 @@ from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Table
 from games.services import GameError, StaleVersion
 from games.state_cache import current_state
+from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -135,24 +134,16 @@ class TestMoves:
         table = started(alice, others=[bob])
         mover = alice if to_act(table) == 0 else bob
         move = legal(table)[0]
-        barrier = threading.Barrier(2)
         outcomes: list[str] = []
 
         def tab() -> None:
-            barrier.wait()
             try:
                 tables.act(table_id=table.pk, user=mover, move=move, expected_version=0)
                 outcomes.append("accepted")
             except GameError as exc:
                 outcomes.append(type(exc).__name__)
-            finally:
-                connection.close()
 
-        threads = [threading.Thread(target=tab) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        at_once(tab, tab)
         assert sorted(outcomes) == ["StaleVersion", "accepted"]
         assert Action.objects.filter(game=table.record).count() == 1
 

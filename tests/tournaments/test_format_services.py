@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import threading
 import time
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -22,6 +21,7 @@ from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.models import GameRecord, SiteHeartbeat
 from games.state_cache import current_state
+from tests.at_once import at_once
 from tests.tournaments.support import person, play_out
 from tests.tournaments.test_services import finish_every_match, playing, schedule, seated
 from tournaments import services
@@ -187,21 +187,12 @@ def test_the_next_round_is_drawn_once_when_results_arrive_together() -> None:
         tournament.matches.get(round=1, slot=1).games.all()
     )
     records = [play_out(game.table) for game in games]
-    barrier = threading.Barrier(4)
     recorded: list[bool] = []
 
     def record(game_id: int) -> None:
-        barrier.wait()
-        try:
-            recorded.append(services.record_match(game_id=game_id))
-        finally:
-            connection.close()
+        recorded.append(services.record_match(game_id=game_id))
 
-    threads = [threading.Thread(target=record, args=(r.pk,)) for r in (*records, *records)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once(*(partial(record, r.pk) for r in (*records, *records)))
     # Each game is recorded once: by these threads, or by a worker whose result task got there
     # first (when the suite's Celery worker is running).
     assert recorded.count(True) <= 2

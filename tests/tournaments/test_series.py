@@ -8,7 +8,6 @@ import datetime as dt
 import json
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.models import User
+from tests.at_once import at_once
 from tests.support import service_env
 from tests.tournaments.support import person, play_out
 from tournaments import series as series_service
@@ -99,23 +99,12 @@ def test_an_inactive_series_creates_nothing() -> None:
 def test_two_callers_at_once_create_exactly_one_edition_per_slot() -> None:
     series = a_series()
     now = on_the_hour()
-    barrier = threading.Barrier(4)
     created: list[int] = []
 
     def beat() -> None:
-        barrier.wait()
-        try:
-            created.extend(series_service.schedule_editions(now))
-        finally:
-            from django.db import connection
+        created.extend(series_service.schedule_editions(now))
 
-            connection.close()
-
-    threads = [threading.Thread(target=beat) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once(beat, beat, beat, beat)
     assert sorted(created) == sorted(series.editions.values_list("pk", flat=True))
     assert series.editions.count() == 2
 
