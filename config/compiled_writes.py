@@ -45,7 +45,8 @@ def _check_no_receivers(model: type[Model]) -> None:
             raise ValueError(f"{model.__name__} has save receivers: a compiled write would skip them")
 
 
-def _prepared(field: Field[Any, Any], value: Any, connection: BaseDatabaseWrapper) -> Any:
+def prepared(field: Field[Any, Any], value: Any, connection: BaseDatabaseWrapper) -> Any:
+    """``value`` as ``save`` hands it to the database for ``field`` (a value, not an expression)."""
     if hasattr(value, "resolve_expression"):
         raise TypeError(f"a compiled write takes values, not expressions ({field.name}={value!r})")
     return field.get_db_prep_save(value, connection=connection)
@@ -68,7 +69,7 @@ class CompiledUpdate(Generic[M]):
         key = (db, tuple(names), tuple(value is None for value in values))
         written = list(zip(fields, values, strict=True))
         sql = self._compiled.get(key) or self._compile(instance, key, written)
-        params = [_prepared(field, value, connection) for field, value in written if value is not None]
+        params = [prepared(field, value, connection) for field, value in written if value is not None]
         params.append(self.model._meta.pk.get_db_prep_value(instance.pk, connection))  # type: ignore[union-attr]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -110,7 +111,7 @@ class CompiledInsert(Generic[M]):
         db = router.db_for_write(self.model, instance=instance)
         connection = connections[db]
         compiled = self._compiled.get(db) or self._compile(instance, db)
-        params = [_prepared(field, field.pre_save(instance, True), connection) for field in compiled.fields]
+        params = [prepared(field, field.pre_save(instance, True), connection) for field in compiled.fields]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             (instance.pk,) = cursor.fetchone()

@@ -20,6 +20,7 @@ from django.db import connections, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 
+from config.compiled_writes import prepared
 from games.carried_games import MOVED
 from games.models import Action, GameRecord
 
@@ -62,10 +63,8 @@ def _sql(connection: BaseDatabaseWrapper) -> tuple[str, str]:
 _compiled: dict[str, tuple[str, str]] = {}
 
 
-def _prepared(
-    model: type[GameRecord | Action], name: str, value: Any, connection: BaseDatabaseWrapper
-) -> Any:
-    return _field(model, name).get_db_prep_save(value, connection=connection)
+def _value(model: type[GameRecord | Action], name: str, value: Any, connection: BaseDatabaseWrapper) -> Any:
+    return prepared(_field(model, name), value, connection)
 
 
 def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> bool:
@@ -79,13 +78,13 @@ def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> b
     if db not in _compiled:
         _compiled[db] = _sql(connection)
     update, insert = _compiled[db]
-    moved = [_prepared(GameRecord, name, getattr(after, name), connection) for name in MOVED]
-    unmoved = [_prepared(GameRecord, name, getattr(before, name), connection) for name in _UNMOVED]
+    moved = [_value(GameRecord, name, getattr(after, name), connection) for name in MOVED]
+    unmoved = [_value(GameRecord, name, getattr(before, name), connection) for name in _UNMOVED]
     row = [
-        _prepared(Action, name, getattr(action, "game_id" if name == "game" else name), connection)
+        _value(Action, name, getattr(action, "game_id" if name == "game" else name), connection)
         for name in _ACTION
     ]
-    key = _prepared(GameRecord, "id", before.pk, connection)
+    key = _value(GameRecord, "id", before.pk, connection)
     if not insert:
         with connection.cursor() as cursor:
             cursor.execute(update, [*moved, key, *unmoved, *row[1:]])
