@@ -17,15 +17,16 @@ from typing import Any
 
 import jinja2
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.text import capfirst
 
 from accounts.templatetags.player_names import player_name
 
 
 def iso_time(value: dt.datetime) -> str:
-    """Django's ``date:'c'``: the moment in ISO 8601, in the current time zone."""
-    return timezone.localtime(value).isoformat()
+    """The moment in ISO 8601, in UTC: a live part is drawn once for all who see it, so not in
+    one person's zone (none is ever activated; the pages read the offset). Not Django's
+    ``localtime``, whose look-up of the current zone was a twentieth of a frame's drawing."""
+    return value.astimezone(dt.UTC).isoformat()
 
 
 def url(name: str, *args: Any) -> str:

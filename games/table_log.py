@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.template import engines
+from markupsafe import Markup
+
 from games import action_rows, kinds, narration
 from games.lru import Lru
 from games.models import GameRecord
@@ -22,6 +25,20 @@ CACHE_SIZE = 256
 _logs: Lru[tuple[int, int], list[dict[str, Any]]] = Lru(CACHE_SIZE)
 _windows: Lru[tuple[int, int], tuple[int, list[Any]]] = Lru(CACHE_SIZE)
 _said: Lru[tuple[int, int], str] = Lru(CACHE_SIZE * LOG_LENGTH)
+_sections: Lru[tuple[int, int], Markup] = Lru(CACHE_SIZE)
+
+
+def log_section(record: GameRecord, names: Sequence[str]) -> Markup:
+    """The log as the table's HTML (none before the first move): the same for the seats and
+    the spectators of a version, so drawn once for them all."""
+    key = (record.pk, record.version)
+    section = _sections.find(key)
+    if section is None:
+        log = table_log(record, names)
+        template = engines["jinja2"].env.get_template("games/partials/table_log.html")  # type: ignore[attr-defined]
+        section = Markup(template.render(log=log)) if log else Markup("")
+        _sections.keep(key, section)
+    return section
 
 
 def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from games.kinds.words import ordinal, plural
 from games.models import GameRecord, Seat, Table
 from games.started_seats import seats_of
 from games.state_cache import current_state
-from games.table_log import table_log
+from games.table_log import log_section
 
 
 def _names_list(names: Sequence[str]) -> str:
@@ -201,17 +201,16 @@ def table_context(
         "user_seated": me is not None,
         "version": None,
         "view": None,
-        "log": [],
-        "announce": _seating_announcement(seats, me),
+        "log_section": "",
     }
     record = table.record
     if record is None:
+        context["announce"] = _seating_announcement(seats, me)
         return context
     engine = spec.engine
     state = current_state(record)
     view = engine.view(state, me)
     to_act = engine.current_player(state)
-    log = table_log(record, [seat.name for seat in seats])
     bot_to_act = any(seat.number == to_act and seat.is_bot for seat in seats)
     context.update(
         rating_rows=_rating_rows(table, seats, record),
@@ -219,11 +218,11 @@ def table_context(
         version=record.version,
         deadline=record.turn_deadline,
         final=_final_rows(seats, record.outcome or {}) if record.is_over else None,
-        log=log,
+        log_section=log_section(record, [seat.name for seat in seats]),
         bot_to_act=bot_to_act,
         **game_area(spec, view, seats, me, to_act),
     )
-    context["announce"] = _game_announcement(context, seats, log)
+    context["announce"] = _game_announcement(context, seats)
     return context
 
 
@@ -235,7 +234,7 @@ def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
     return said + (f" {plural(free, 'seat')} free." if free else " Every seat is taken: the game may start.")
 
 
-def _game_announcement(context: dict[str, Any], seats: Sequence[Seat], log: list[dict[str, Any]]) -> str:
+def _game_announcement(context: dict[str, Any], seats: Sequence[Seat]) -> str:
     """The turn in a sentence, for the live region after the newest moves."""
     if context["final"] is not None:
         final = context["final"]
