@@ -57,6 +57,11 @@ def _still_html(row: int, index: int, filled: bool, face: str | None, mine: bool
     return Markup(_cells().still(f"{row},{index}", block_face(face) if filled else None, mine))
 
 
+HAND_SETS = 1024
+"""Hands kept drawn: a table's change a few times a deal, and each is drawn for its seats
+and its spectators (three ways at most)."""
+
+
 @functools.lru_cache(maxsize=64)
 def _in_hand(card: str) -> Markup:
     """A block in a hand, as HTML: drawn once per process for each of the 54."""
@@ -66,6 +71,21 @@ def _in_hand(card: str) -> Markup:
 def _hand_blocks(cards: Sequence[str]) -> Markup:
     # Joined as text, then marked safe once: each piece is already Markup.
     return Markup("".join(map(_in_hand, cards)))
+
+
+@functools.lru_cache(maxsize=HAND_SETS)
+def _hands(names: tuple[str, ...], me: int | None, hands: tuple[tuple[BlocksHand, ...], ...]) -> Markup:
+    """The players' hands as HTML, ``names`` and ``hands`` by seat: the same for every viewer
+    of a table but for ``me``, and for many moves on end, so drawn once for them."""
+    seats = [
+        {
+            "seat": name,
+            "is_me": number == me,
+            "hands": [{"name": hand.name, "blocks": _hand_blocks(hand.cards)} for hand in seat_hands],
+        }
+        for number, (name, seat_hands) in enumerate(zip(names, hands, strict=True))
+    ]
+    return Markup(_cells().hands(seats))
 
 
 def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[dict[str, Any]]:
@@ -260,14 +280,7 @@ class BlocksSpec(TableSpec):
         context: dict[str, Any] = {
             "grid": _grid(view, moves, me),
             "buttons": [_button(move) for move in moves if move.kind in ("hand", "keep", "tie-replay")],
-            "hands": [
-                {
-                    "seat": names.get(number, ""),
-                    "is_me": number == me,
-                    "hands": [{"name": h.name, "blocks": _hand_blocks(h.cards)} for h in seat_hands],
-                }
-                for number, seat_hands in enumerate(view.hands)
-            ],
+            "hands": _hands(tuple(names.get(seat, "") for seat in range(len(view.hands))), me, view.hands),
             "holding": holding,
             "next_block": block_face(view.next_block) if live and view.next_block else None,
             "revealed": [block_face(c) for c in view.revealed],

@@ -4,7 +4,7 @@ kept place must never carry one viewer's knowledge into another's frame (LP-3)."
 from __future__ import annotations
 
 from games.engine import Move
-from games.engine.blocks import BlocksPlace
+from games.engine.blocks import BlocksHand, BlocksPlace
 from games.kinds import blocks
 
 
@@ -69,3 +69,21 @@ def test_a_hands_blocks_are_drawn_from_their_kept_pictures() -> None:
         '<img class="block mini" src="/static/cards/std/X1.svg" alt="Joker" data-card="X1">'
     )
     assert blocks._in_hand("Qs") is blocks._in_hand("Qs")
+
+
+def test_kept_hands_mark_only_the_viewers_own_and_are_drawn_once_for_the_same_hands() -> None:
+    """BL-4: hands are face up to all, but "is-me" is the viewer's: part of the key."""
+    blocks._hands.cache_clear()
+    hands = (
+        (BlocksHand(cards=("Qs", "Qh"), name=None), BlocksHand(cards=(), name=None)),
+        (BlocksHand(cards=("2c",), name=None), BlocksHand(cards=(), name=None)),
+    )
+    names = ("ann", "bob")
+    as_ann, as_bob, watching = (str(blocks._hands(names, me, hands)) for me in (0, 1, None))
+    assert as_ann.count("is-me") == as_bob.count("is-me") == 1 and "is-me" not in watching
+    assert as_ann.index("is-me") < as_ann.index("ann") < as_ann.index("bob")
+    assert as_bob.index("ann") < as_bob.index("is-me") < as_bob.index("bob")
+    for html in (as_ann, as_bob, watching):
+        assert html.count('data-card="Qs"') == 1 and html.count('data-card="2c"') == 1
+    assert blocks._hands(names, 0, hands) is blocks._hands(names, 0, hands)
+    assert blocks._hands.cache_info().currsize == 3
