@@ -350,6 +350,17 @@ def _is_takeable(pyramid: tuple[Block | None, ...], pid: int) -> bool:
     return pyramid[pid] is not None and all(pyramid[c] is None for c in RESTING_ON[pid])
 
 
+@lru_cache(maxsize=1024)
+def _movable(pyramid: tuple[Block | None, ...], phase: str) -> tuple[tuple[bool, bool], ...]:
+    """Per place, whether a block may be placed there and whether it may be taken: the same
+    for every view of a state (a move's frames and its words make five), so worked out once."""
+    building, taking = phase == "build", phase == "take"
+    return tuple(
+        (building and _is_open(pyramid, pid), taking and _is_takeable(pyramid, pid))
+        for pid in range(len(pyramid))
+    )
+
+
 def _with_card(hands: tuple[Hands, Hands], seat: int, hand: int, card: str) -> tuple[Hands, Hands]:
     mine = tuple((*cards, card) if k == hand else cards for k, cards in enumerate(hands[seat]))
     return (mine, hands[1]) if seat == 0 else (hands[0], mine)
@@ -503,7 +514,10 @@ class BlocksView(View):
     omniscient: bool = False
 
 
+@lru_cache(maxsize=4096)
 def _hands_view(hands: Hands) -> tuple[BlocksHand, ...]:
+    """A seat's hands as views show them: the same in every view of a state, and for many
+    states on end, so each is named once."""
     return tuple(
         BlocksHand(cards=hand, name=poker_name(hand) if len(hand) == HAND_SIZE else None) for hand in hands
     )
@@ -857,15 +871,9 @@ class BlocksEngine(Engine[BlocksState, Action]):
 
         everything = viewer == "all"
         to_act = self.current_player(state)
-        building, taking = state.phase == "build", state.phase == "take"
+        movable = _movable(state.pyramid, state.phase)
         pyramid = tuple(
-            _place_view(
-                pid,
-                block,
-                block is not None and sees(block[1]),
-                building and _is_open(state.pyramid, pid),
-                taking and _is_takeable(state.pyramid, pid),
-            )
+            _place_view(pid, block, block is not None and sees(block[1]), *movable[pid])
             for pid, block in enumerate(state.pyramid)
         )
         holding = None
