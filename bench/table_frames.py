@@ -1,7 +1,10 @@
 """How long a live table's frame takes to draw: one Pyramid Poker table played by random
 legal moves, and at each version the frame of each seat and of a spectator drawn again and
 again, nothing kept between draws but what the site keeps itself (the kept frames are
-bypassed). Uses the data folder of the settings it runs with (``CAPSTONE_DATA_DIR``).
+bypassed). Then what a move costs its sockets' process: at each version, every viewer's
+frame drawn once, as an announcement draws them (``render_for_viewers``, from the table the
+move left: what is drawn once a version, such as the log, is in this figure and not in the
+first). Uses the data folder of the settings it runs with (``CAPSTONE_DATA_DIR``).
 
     CAPSTONE_DATA_DIR=/tmp/bench-frames .venv/bin/python bench/table_frames.py --moves 120
 """
@@ -45,7 +48,13 @@ def main() -> None:
     viewers = [*people, None]
     rng = random.Random(args.seed)
     drawn, spent = 0, 0.0
+    announced, announced_spent, version = 0, 0.0, None
     for _ in range(args.moves):
+        if version is not None:
+            start = time.perf_counter()
+            table_frames.render_for_viewers(bench.table_id, viewers, version)
+            announced_spent += time.perf_counter() - start
+            announced += 1
         table = Table.objects.select_related("record").get(pk=bench.table_id)
         seats = seats_of(table)
         start = time.perf_counter()
@@ -58,11 +67,17 @@ def main() -> None:
         mover = next((n for n, (frame, _) in enumerate(frames) if MY_TURN.search(frame)), None)
         if mover is None:
             break  # the match is over
-        frame, version = frames[mover]
+        frame, shown = frames[mover]
         table_frames.play(
-            bench.table_id, people[mover], {"action": rng.choice(MOVE.findall(frame))}, version or 0
+            bench.table_id, people[mover], {"action": rng.choice(MOVE.findall(frame))}, shown or 0
         )
+        version = (shown or 0) + 1
     print(f"{drawn} frames over {args.moves} versions: {spent / drawn * 1e6:.1f} us a frame")
+    if announced:
+        print(
+            f"{announced} versions drawn as announced, {len(viewers)} frames each: "
+            f"{announced_spent / announced * 1e6:.1f} us a version"
+        )
 
 
 if __name__ == "__main__":
