@@ -64,7 +64,38 @@ class RecoveringPubSubChannelLayer(RedisPubSubChannelLayer):
         return layer
 
 
+_leaving: set[asyncio.Future[None]] = set()
+"""Unsubscribes finishing on their own (``RecoveringShard.unsubscribe``): asyncio keeps only a
+weak reference to a task."""
+
+
+def _log_failure(leaving: asyncio.Future[None]) -> None:
+    if not leaving.cancelled() and leaving.exception() is not None:
+        logger.error("A closed socket's channel could not be unsubscribed", exc_info=leaving.exception())
+
+
 class RecoveringShard(RedisSingleShardConnection):
+    async def unsubscribe(self, channel: str) -> None:
+        """A closing socket's receive is cancelled, and channels_redis unsubscribes its channel
+        in that cleanup, behind this shard's lock. Daphne may cancel the socket's application
+        again meanwhile (many sockets leaving at once): the UNSUBSCRIBE was cut short, the
+        channel left subscribed and an error logged. In a cleanup (the task already being
+        cancelled), it now finishes in a task of its own, and the first cancellation goes on
+        up as before."""
+        task = asyncio.current_task()
+        if task is None or not task.cancelling():
+            await super().unsubscribe(channel)
+            return
+        leaving = asyncio.ensure_future(super().unsubscribe(channel))
+        _leaving.add(leaving)
+        leaving.add_done_callback(_leaving.discard)
+        try:
+            await asyncio.shield(leaving)
+        except asyncio.CancelledError:
+            # Cancelled again: the task was already ending cancelled, and its cleanup raises
+            # that; a failure of the unsubscribe is logged when it is done.
+            leaving.add_done_callback(_log_failure)
+
     def _ensure_redis(self) -> None:
         if self._redis is not None:
             return

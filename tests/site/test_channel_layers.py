@@ -65,3 +65,34 @@ async def test_the_lists_layers_pool_waits_when_a_crowd_leaves_at_once() -> None
     await asyncio.gather(*(layer.group_add("table.1", channel) for channel in channels))
     await asyncio.gather(*(layer.group_discard("table.1", channel) for channel in channels))
     await layer.flush()
+
+
+async def test_a_socket_cancelled_again_while_it_leaves_is_still_unsubscribed_without_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A closing socket's receive is cancelled, and channels_redis unsubscribes its channel in
+    the cleanup, behind the shard's lock. Daphne may cancel the socket's application again
+    meanwhile (a CI run did, as many sockets left at once): the UNSUBSCRIBE was cut short,
+    logged as an error, and the channel stayed subscribed in Redis."""
+    layer = RecoveringPubSubChannelLayer(hosts=[channel_layer_host(settings.REDIS_URL)], prefix="test-leave")
+    channel = await layer.new_channel()
+    leaving = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0.05)
+    shard = layer._get_layer()._get_shard(channel)
+    redis = Redis.from_url(settings.REDIS_URL)
+    assert channel.encode() in await redis.pubsub_channels()
+    async with shard._lock:  # another socket's subscription holds it
+        leaving.cancel()
+        await asyncio.sleep(0.05)  # the cleanup now waits for the lock
+        leaving.cancel()
+        await asyncio.sleep(0.05)
+    with pytest.raises(asyncio.CancelledError):
+        await leaving
+    for _ in range(50):
+        if channel.encode() not in await redis.pubsub_channels():
+            break
+        await asyncio.sleep(0.02)
+    assert channel.encode() not in await redis.pubsub_channels()
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+    await redis.aclose()
+    await layer.flush()
