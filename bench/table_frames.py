@@ -39,7 +39,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--moves", type=int, default=120, help="moves played (frames drawn at each version)")
-    parser.add_argument("--draws", type=int, default=20, help="draws of each viewer's frame a version")
+    parser.add_argument(
+        "--draws",
+        type=int,
+        default=20,
+        help="draws of each viewer's frame a version (0: only the figure as announced)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seeds the random moves")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
@@ -72,7 +77,8 @@ def main() -> None:
             bench.table_id, people[mover], {"action": rng.choice(MOVE.findall(frame))}, shown or 0
         )
         version = (shown or 0) + 1
-    print(f"{drawn} frames over {args.moves} versions: {spent / drawn * 1e6:.1f} us a frame")
+    if drawn:
+        print(f"{drawn} frames over {args.moves} versions: {spent / drawn * 1e6:.1f} us a frame")
     if announced:
         print(
             f"{announced} versions drawn as announced, {len(viewers)} frames each: "
