@@ -58,8 +58,8 @@ def _still_html(row: int, index: int, filled: bool, face: str | None, mine: bool
 
 
 HAND_SETS = 1024
-"""Hands kept drawn: a table's change a few times a deal, and each is drawn for its seats
-and its spectators (three ways at most)."""
+"""Sets of hands kept drawn: a table's hands change a few times a deal, and each set is
+drawn three ways at most (for each seat, and for the spectators)."""
 
 
 @functools.lru_cache(maxsize=64)
