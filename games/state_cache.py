@@ -78,6 +78,11 @@ def current_state(record: GameRecord) -> Any:
     return state
 
 
+def kept_state(record: GameRecord) -> Any:
+    """The state at ``record``'s version if this process keeps it, else ``None``: no read."""
+    return _states.find((record.pk, record.version))
+
+
 def remember_state(record: GameRecord, state: Any) -> None:
     _states.keep((record.pk, record.version), state)
     kept = _latest.find(record.pk)

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from games import action_rows, kinds, narration
 from games.lru import Lru
 from games.models import GameRecord
+from games.state_cache import kept_state
 
 LOG_LENGTH = 8
 """How many of the latest moves the table's log lists (the replay has them all)."""
@@ -71,16 +72,22 @@ def table_log(record: GameRecord, names: Sequence[str]) -> list[dict[str, Any]]:
 def _last_states(record: GameRecord, applied: int, texts: Sequence[str]) -> list[Any]:
     """The states around the last ``LOG_LENGTH`` actions, the last one the current state;
     ``texts`` are the actions from ``applied`` on: those the kept window has not applied, or
-    all of them (``applied`` is 0) when no window is kept."""
+    all of them (``applied`` is 0) when no window is kept, or not one that goes on to them."""
     engine = kinds.get_table_game(record.game).engine
     key = (record.pk, record.seed)
     kept = _windows.get(key)
-    if applied and kept is not None:
+    # The state the frames draw at this version, if this process keeps it: the same object
+    # here, so its spectators' view is made once for both (games.spectator_views).
+    current = kept_state(record)
+    if kept is not None and kept[0] == applied:
         window = list(kept[1])
-        for text in texts:
-            window.append(engine.apply(window[-1], text))
+        for n, text in enumerate(texts):
+            last = n == len(texts) - 1
+            window.append(current if last and current is not None else engine.apply(window[-1], text))
     else:
         window = engine.replay(record.config, record.seed, list(texts), deck=record.deck)
+        if current is not None:
+            window[-1] = current
     window = window[-(LOG_LENGTH + 1) :]
     _windows.keep(key, (applied + len(texts), window))
     return window

@@ -18,6 +18,7 @@ from games.kinds.spec import TableSpec
 from games.kinds.triad import place_of
 from games.kinds.words import ordinal, plural
 from games.models import GameRecord, Seat, Table
+from games.spectator_views import spectator_view
 from games.started_seats import seats_of
 from games.state_cache import current_state
 from games.table_log import log_section
@@ -209,7 +210,7 @@ def table_context(
         return context
     engine = spec.engine
     state = current_state(record)
-    view = engine.view(state, me)
+    view = spectator_view(engine, state) if me is None else engine.view(state, me)
     to_act = engine.current_player(state)
     bot_to_act = any(seat.number == to_act and seat.is_bot for seat in seats)
     context.update(

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.engine.base import Engine
 from games.engine.solitaire_common import and_list
+from games.spectator_views import spectator_view
 
 RANK_NAMES = {
     "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
@@ -58,7 +59,7 @@ class Step:
     reveal: bool
 
     def _seen(self, state: Any) -> Any:
-        return self.engine.full_view(state) if self.reveal else self.engine.view(state, None)
+        return self.engine.full_view(state) if self.reveal else spectator_view(self.engine, state)
 
     @cached_property
     def pre(self) -> Any:

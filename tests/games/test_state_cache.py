@@ -127,3 +127,30 @@ def test_another_processs_move_is_read_once_for_the_state_and_the_log() -> None:
         log = table_log.table_log(record, ["alice", "bob"])
     assert [q["sql"].split(" FROM ")[1].split()[0] for q in queries] == ['"games_action"']
     assert log[-1]["seq"] == 0 and engine.current_player(state) != engine.current_player(seen.state)
+
+
+def test_a_moves_spectators_frame_and_its_words_share_one_view_of_each_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The log's sentence for a move looks at the state before and after it, as the
+    spectators' frames of the two versions do: one spectator's view of each a process."""
+    from games import spectator_views, table_frames, table_log
+
+    table_id, people = moves_of_a_table()
+    engine = get_engine("triad")
+    made: list[object] = []
+    view = engine.view
+    monkeypatch.setattr(engine, "view", lambda state, seat: made.append(state) or view(state, seat))
+    table_frames.render_table(table_id, None)
+    record = GameRecord.objects.get(table__pk=table_id)
+    state = state_cache.current_state(record)
+    move = next(str(a) for a in engine.legal_actions(state) if str(a) != "fold")
+    table_frames.play(table_id, people[engine.current_player(state)], move, record.version)
+    record = GameRecord.objects.get(table__pk=table_id)
+    del made[:]
+    table_frames.render_table(table_id, None, version=record.version)
+    after = state_cache.current_state(record)
+    assert table_log._windows.find((record.pk, record.seed))[1][-1] is after  # type: ignore[index]
+    assert made == [after]  # the frame's; the words found it, and the state before it, kept
+    assert spectator_views.spectator_view(engine, after) is spectator_views.spectator_view(engine, after)
+    assert spectator_views.spectator_view(engine, after) == view(after, None)
