@@ -628,11 +628,12 @@ class BlocksEngine(Engine[BlocksState, Action]):
         return state.to_act
 
     def legal_actions(self, state: BlocksState) -> list[Action]:
-        pyramid = state.pyramid
         if state.phase == "build":
-            return [Place(*PLACES[pid]) for pid in range(len(PLACES)) if _is_open(pyramid, pid)]
+            movable = _movable(state.pyramid, state.phase)
+            return [Place(*PLACES[pid]) for pid, (can_place, _) in enumerate(movable) if can_place]
         if state.phase == "take":
-            return [Take(*PLACES[pid]) for pid in range(len(PLACES)) if _is_takeable(pyramid, pid)]
+            movable = _movable(state.pyramid, state.phase)
+            return [Take(*PLACES[pid]) for pid, (_, can_take) in enumerate(movable) if can_take]
         if state.phase == "hand":
             hands = state.hands[state.to_act]
             return [PutInHand(k + 1) for k in range(HAND_COUNT) if len(hands[k]) < HAND_SIZE]
