@@ -8,10 +8,9 @@ Celery worker and Celery beat. One that dies is started again; Ctrl-C stops them
 them.
 
 Daphne processes (``--workers N``, ``make run WORKERS=N``; by default one per core, at most
-two) serve the one port: this process binds it and each daphne takes the listening socket by
-its file descriptor, so the kernel shares the connections out between them (and one started
-again takes the same socket); a live table's sockets may sit in different processes (the
-Redis channel layer joins them).
+two) serve the one port: this process binds it for each daphne, which takes its listening
+socket by its file descriptor (``listening_socket``); a live table's sockets may sit in
+different processes (the Redis channel layer joins them).
 
 Usage: ``python -m config.embedded [--host 127.0.0.1] [--port 8000] [--workers auto]``
 """
@@ -25,6 +24,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -38,9 +38,9 @@ def _log(message: str) -> None:
     print(f"[capstone] {message}", flush=True)
 
 
-def _port_is_free(port: int) -> bool:
+def _port_is_free(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        return sock.connect_ex(("127.0.0.1", port)) != 0
+        return sock.connect_ex((host, port)) != 0
 
 
 def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float) -> None:
@@ -82,19 +82,22 @@ class Supervisor:
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
         self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
-        self.argvs: dict[str, list[str]] = {}
-        self.fds: dict[str, tuple[int, ...]] = {}
+        self.launches: dict[str, Callable[[], subprocess.Popen[bytes]]] = {}
         self.restarts: dict[str, list[float]] = {}
 
-    def start(self, name: str, argv: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
-        _log(f"starting {name}")
+    def popen(self, argv: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
         # A new session per child: Ctrl-C reaches only us, and we stop each child in order.
-        process = subprocess.Popen(
-            argv, cwd=BASE_DIR, env=self.env, start_new_session=True, pass_fds=pass_fds
-        )
+        return subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, start_new_session=True, pass_fds=pass_fds)
+
+    def start(self, name: str, argv: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+        return self.start_with(name, lambda: self.popen(argv, pass_fds))
+
+    def start_with(self, name: str, launch: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+        """Start ``name`` by ``launch``, which starts it again if it dies."""
+        _log(f"starting {name}")
+        process = launch()
         self.children = [(n, p) for n, p in self.children if n != name] + [(name, process)]
-        self.argvs[name] = argv
-        self.fds[name] = pass_fds
+        self.launches[name] = launch
         return process
 
     def run_once(self, name: str, argv: list[str]) -> None:
@@ -118,7 +121,7 @@ class Supervisor:
             return False
         _log(f"{name} exited with code {code}; starting it again")
         time.sleep(RESTART_PAUSE_S)
-        self.start(name, self.argvs[name], self.fds[name])
+        self.start_with(name, self.launches[name])
         return True
 
     def stop_all(self) -> None:
@@ -136,9 +139,18 @@ class Supervisor:
                 process.wait()
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """The site's port, bound here and handed to each daphne: one port, several processes."""
-    listener = socket.create_server((host, port), backlog=1024)
+def listening_socket(host: str, port: int, *, shared: bool) -> socket.socket:
+    """The site's port for one daphne, or (``shared``) for every daphne that joins it.
+
+    One daphne holds a socket of its own (``SO_REUSEPORT``), so the kernel deals each new
+    connection to one of them by a hash of its addresses: an even share, whatever the
+    processes are doing. With one socket shared by them all, a burst of connections (every
+    page reconnecting after a restart) went to whichever process was idle, and Twisted
+    accepts up to a hundred a wakeup: 300 sockets opened at once once sat at 0.88 and 0.11
+    cores on two daphnes, 392 moves a second where an even share made 465-520
+    (docs/benchmarks.md, issue 21's ninth round).
+    """
+    listener = socket.create_server((host, port), backlog=1024, reuse_port=not shared)
     listener.set_inheritable(True)
     return listener
 
@@ -152,12 +164,27 @@ def default_workers() -> int:
 
 
 def start_daphne(supervisor: Supervisor, bin_dir: Path, host: str, port: int, workers: int) -> None:
-    application = "config.asgi:application"
-    # Kept open here for as long as we run: a daphne started again takes the same socket.
-    fd = listening_socket(host, port).detach()
+    def argv(fd: int) -> list[str]:
+        return [str(bin_dir / "daphne"), "--fd", str(fd), "config.asgi:application"]
+
+    if not _port_is_free(port, host):
+        # A socket of another site's that allows reuse would take half of this one's visitors.
+        raise RuntimeError(f"port {port} is taken: stop what listens there, or set PORT")
+    if workers == 1:
+        # Kept open here for as long as we run: the daphne started again takes the same socket,
+        # and the connections that came while it was down wait in its queue.
+        fd = listening_socket(host, port, shared=True).detach()
+        supervisor.start("daphne 1", argv(fd), pass_fds=(fd,))
+        return
+
+    def launch() -> subprocess.Popen[bytes]:
+        # Not kept here: the socket closes with a daphne that dies, and the kernel deals the
+        # new connections to the others until it is started again on a new one.
+        with listening_socket(host, port, shared=False) as listener:
+            return supervisor.popen(argv(listener.fileno()), pass_fds=(listener.fileno(),))
+
     for n in range(1, workers + 1):
-        argv = [str(bin_dir / "daphne"), "--fd", str(fd), application]
-        supervisor.start(f"daphne {n}", argv, pass_fds=(fd,))
+        supervisor.start_with(f"daphne {n}", launch)
 
 
 def main(argv: list[str] | None = None) -> int:

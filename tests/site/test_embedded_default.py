@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 from tests.support import child_env, free_port, stop_process
 
@@ -16,8 +19,6 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def port_is_listening(port: int) -> bool:
-    import socket
-
     with socket.socket() as sock:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
@@ -106,6 +107,43 @@ def _ours(pid: int, data_dir: Path) -> bool:
         return False
 
 
+def accepted_by(pid: int, port: int) -> int:
+    """How many connections to ``port`` the process ``pid`` holds (from /proc: its socket
+    descriptors, and the established TCP sockets whose local port is ``port``)."""
+    established = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+            established.add(fields[9])
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed since the listing
+            continue
+        held += target.startswith("socket:[") and target[8:-1] in established
+    return held
+
+
+def assert_connections_are_shared(port: int, daphnes: list[int]) -> None:
+    """A burst of connections while one daphne is busy (here: stopped) is still shared out:
+    each daphne has its own socket, and the busy one takes its share when it can."""
+    os.kill(daphnes[0], signal.SIGSTOP)
+    try:
+        burst = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(40)]
+    finally:
+        os.kill(daphnes[0], signal.SIGCONT)
+    try:
+        deadline = time.monotonic() + 10
+        while sum(accepted_by(pid, port) for pid in daphnes) < len(burst) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        shares = [accepted_by(pid, port) for pid in daphnes]
+        assert sum(shares) == len(burst) and min(shares) >= 8, shares
+    finally:
+        for connection in burst:
+            connection.close()
+
+
 def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Path) -> None:
     port, redis_port = free_port(), free_port()
     process = make_run(tmp_path, port, redis_port, "WORKERS=2")
@@ -113,6 +151,7 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
         assert wait_until_healthy(port, seconds=120), (tmp_path / "run.log").read_text()[-3000:]
         daphnes = daphnes_on(tmp_path)
         assert len(daphnes) == 2, (tmp_path / "run.log").read_text()[-3000:]
+        assert_connections_are_shared(port, daphnes)
         # One dies: the other keeps the port answering, and the supervisor starts it again
         # on the same socket.
         os.kill(daphnes[0], signal.SIGKILL)
@@ -131,3 +170,16 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
         assert not port_is_listening(port) and not daphnes_on(tmp_path)
     finally:
         stop_process(process, signal.SIGKILL)
+
+
+def test_daphnes_are_not_started_on_a_port_something_listens_on(tmp_path: Path) -> None:
+    """Each daphne's socket allows the port's reuse, so without this check a second site on
+    the same port would silently take half of the first one's visitors."""
+    from config.embedded import Supervisor, start_daphne
+
+    supervisor = Supervisor(child_env())
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        with pytest.raises(RuntimeError, match=f"port {port} is taken"):
+            start_daphne(supervisor, tmp_path, "127.0.0.1", port, workers=2)
+    assert supervisor.children == []
