@@ -17,6 +17,7 @@ from games.engine import TABLE_SEAT
 from games.kinds.spec import TableSpec
 from games.kinds.triad import place_of
 from games.kinds.words import ordinal, plural
+from games.lru import Lru
 from games.models import GameRecord, Seat, Table
 from games.spectator_views import spectator_view
 from games.started_seats import seats_of
@@ -160,10 +161,26 @@ def _phase_name(spec: TableSpec, view: Any, seats: Sequence[Seat]) -> str:
     return str(row["value"]) if row else ""
 
 
+RATING_ROWS = 256
+_rating_rows_kept: Lru[tuple[int, int], list[dict[str, Any]]] = Lru(RATING_ROWS)
+
+
 def _rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:
-    """RT-3: each person's rating at a rated table, and once the game is over its change."""
+    """RT-3: each person's rating at a rated table, and once the game is over its change.
+
+    The same for every viewer of a version, so read once per version in a process, not once
+    per socket: a game's changes are written with the move that ends it (RT-4)."""
     if not table.rated:
         return []
+    key = (record.pk, record.version)
+    rows = _rating_rows_kept.find(key)
+    if rows is None:
+        rows = _read_rating_rows(table, seats, record)
+        _rating_rows_kept.keep(key, rows)
+    return rows
+
+
+def _read_rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:
     users = [seat.user_id for seat in seats if seat.user_id is not None]
     current = {row.user_id: row for row in Rating.objects.filter(game=table.game, user_id__in=users)}
     changes = {row.user_id: row for row in record.rating_changes.all()} if record.is_over else {}

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.ratings import MODEL, rate_game
-from games import tables
+from games import table_frames, tables
 from games.engine import get_engine
 from games.models import GameRecord, Table
 from games.state_cache import current_state
@@ -131,3 +132,27 @@ def test_rt2_a_casual_game_or_a_game_with_a_bot_changes_nothing(rated: bool, bot
     record = play_out(heads_up("triad", rated=rated, bot=bot, hands=1))
     assert record.is_over
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def test_rt3_a_rated_tables_ratings_are_read_once_a_version_for_all_its_viewers() -> None:
+    """Every seat and spectator of a version shows the same ratings: one read for them all,
+    not one per socket (issue 21), and the next version reads them again."""
+    table = heads_up("blocks", rated=True)
+    viewers = [*(seat.user for seat in table.seats.select_related("user")), None]
+    record = table.record
+    assert record is not None
+
+    def rating_reads(version: int) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            frames = table_frames.render_for_viewers(table.pk, viewers, version)
+        assert all('data-testid="ratings"' in frame for frame, _ in frames.values())
+        return sum('"accounts_rating"' in query["sql"] for query in queries.captured_queries)
+
+    assert rating_reads(record.version) == 1
+    engine, state = get_engine("blocks"), current_state(record)
+    seat = engine.current_player(state)
+    mover = table.seats.get(number=seat).user
+    tables.act(
+        table_id=table.pk, user=mover, move=engine.view(state, seat).legal[0], expected_version=record.version
+    )
+    assert rating_reads(record.version + 1) == 1
