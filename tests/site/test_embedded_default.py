@@ -152,8 +152,8 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
         daphnes = daphnes_on(tmp_path)
         assert len(daphnes) == 2, (tmp_path / "run.log").read_text()[-3000:]
         assert_connections_are_shared(port, daphnes)
-        # One dies: the other keeps the port answering, and the supervisor starts it again
-        # on the same socket.
+        # One dies, and its socket with it: the other keeps the port answering, and the
+        # supervisor starts it again on a socket of its own.
         os.kill(daphnes[0], signal.SIGKILL)
         for _ in range(20):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=10) as response:
