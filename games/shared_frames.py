@@ -8,20 +8,18 @@ here whose page is in sight (each seat's, and the spectators' one); the others w
 rather than ask again. Each still gets only its own seat's frame (LP-3).
 
 The asks wait in a queue, and one call draws all those queued (up to ``BATCH``) while the
-thread is busy with the last: a call costs more than its work (the hand-over between the
-event loop and the thread, where the thread then waits for the loop to let go of the GIL),
-and under load that was a sixth of the thread's time (py-spy, issue 21's fifth round).
+thread is busy with the last (``config.thread_batches``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 
 from accounts.models import User
+from config.thread_batches import ThreadBatches
 from games import action_rows, stale_sockets
 from games.stale_sockets import TableSocket
 from games.table_frames import remember_carried, render_for_viewers, render_table, viewer_key
@@ -40,18 +38,8 @@ class _Ask:
     """The action that made the version, as its announcement carried it."""
     game: object
     """What the move changed in the game's row, as its announcement carried it (``carried_games``)."""
-    frames: asyncio.Future[Frames] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-@dataclass(eq=False)
-class _Queue:
-    """A loop's asks not yet drawn, and the task that draws them."""
-
-    asks: list[_Ask] = field(default_factory=list)
-    drawer: asyncio.Task[None] | None = None
-
-
-_queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue] = weakref.WeakKeyDictionary()
 _drawing: dict[tuple[int, int], asyncio.Future[Frames]] = {}
 """The asks under way, by (table, version): a socket that hears of a version after its ask
 was drawn makes one of its own, which finds the frames kept (``table_frames``)."""
@@ -67,7 +55,7 @@ async def frame_at(
     if drawing is None or drawing.get_loop() is not asyncio.get_running_loop():
         in_sight = [s.person for s in stale_sockets.at_table(socket.table_id) if not s.hidden]
         viewers = {viewer_key(person): person for person in [*in_sight, socket.person]}
-        drawing = _ask(_Ask(socket.table_id, version, list(viewers.values()), row, game))
+        drawing = _batches.submit(_Ask(socket.table_id, version, list(viewers.values()), row, game))
         _drawing[key] = drawing
         drawing.add_done_callback(lambda done: _forget(key, done))
     # A socket that closes while it waits must not cancel what the others wait for.
@@ -85,35 +73,11 @@ def _forget(key: tuple[int, int], done: asyncio.Future[Frames]) -> None:
         done.exception()  # looked at: the sockets that waited have it, and none may be left
 
 
-def _ask(ask: _Ask) -> asyncio.Future[Frames]:
-    loop = asyncio.get_running_loop()
-    queue = _queues.setdefault(loop, _Queue())
-    queue.asks.append(ask)
-    if queue.drawer is None or queue.drawer.done():
-        queue.drawer = loop.create_task(_draw_queued(queue))
-    return ask.frames
+async def _draw_in_thread(batch: list[_Ask]) -> list[Frames | BaseException]:
+    return await database_sync_to_async(_draw)(batch)
 
 
-async def _draw_queued(queue: _Queue) -> None:
-    while queue.asks:
-        batch, queue.asks = queue.asks[:BATCH], queue.asks[BATCH:]
-        try:
-            drawn: list[Frames | BaseException] = await database_sync_to_async(_draw)(batch)
-        except Exception as exc:  # the call itself failed: so did each of its asks
-            drawn = [exc] * len(batch)
-        except BaseException:  # the loop is closing
-            for ask in batch:
-                ask.frames.cancel()
-            raise
-        _settle(batch, drawn)
-
-
-def _settle(batch: list[_Ask], drawn: list[Frames | BaseException]) -> None:
-    for ask, frames in zip(batch, drawn, strict=True):
-        if isinstance(frames, BaseException):
-            ask.frames.set_exception(frames)
-        else:
-            ask.frames.set_result(frames)
+_batches: ThreadBatches[_Ask, Frames] = ThreadBatches(_draw_in_thread, BATCH)
 
 
 def _draw(batch: list[_Ask]) -> list[Frames | BaseException]:

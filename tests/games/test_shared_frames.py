@@ -164,7 +164,7 @@ async def test_versions_asked_for_while_the_thread_is_busy_are_drawn_in_one_call
 async def test_one_call_draws_at_most_a_batch(
     monkeypatch: pytest.MonkeyPatch, held_first_call: HeldCall
 ) -> None:
-    monkeypatch.setattr(shared_frames, "BATCH", 2)
+    monkeypatch.setattr(shared_frames._batches, "limit", 2)
     dealt = await sync_to_async(_dealt_tables)(4)
     frames = await _drawn([FakeSocket(table_id, person) for table_id, person in dealt], held_first_call)
     assert [len(batch) for batch in held_first_call.batches] == [1, 2, 1]
