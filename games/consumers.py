@@ -22,13 +22,12 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
-from config.group_sends import call_then_send
-from games import action_rows, stale_sockets, tables
+from games import action_rows, queued_moves, stale_sockets, tables
 from games.errors import GameError
 from games.models import Seat, Table
 from games.shared_frames import frame_at
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
-from games.table_frames import play, render_lobby, render_table
+from games.table_frames import render_lobby, render_table
 
 MAX_FRAME = 4096
 LOBBY_SPACING_S = 0.3
@@ -111,7 +110,7 @@ class TableConsumer(FrameLimitedConsumer):
             return
         user = self.person
         try:
-            await call_then_send(play, self.table_id, user, message, version)
+            await queued_moves.play(self.table_id, user, message, version)
         except GameError as exc:
             await self.send_table(error=str(exc))
 

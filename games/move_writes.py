@@ -69,11 +69,11 @@ def _value(model: type[GameRecord | Action], name: str, value: Any, connection: 
 
 def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> bool:
     """Store ``action`` (its ``pk`` set) and ``after``'s moved columns if the game's row is
-    still ``before``'s; whether it was. Outside a transaction only: the caller's
-    ``on_commit`` work follows at once."""
+    still ``before``'s; whether it was. In a transaction (a batch of moves), stored when it
+    commits: what the caller keeps of the move waits for that (``transaction.on_commit``)."""
     db = router.db_for_write(GameRecord, instance=before)
     connection = connections[db]
-    if connection.in_atomic_block or connection.vendor not in ("postgresql", "sqlite"):
+    if connection.vendor not in ("postgresql", "sqlite"):
         return False
     if db not in _compiled:
         _compiled[db] = _sql(connection)

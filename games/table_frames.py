@@ -9,8 +9,12 @@ seats, read once per announced version for all the sockets that render it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
+from typing import NamedTuple
 
+from django.db import transaction
 from django.db.models import Prefetch
 from django.template import engines
 from django.template.loader import render_to_string
@@ -23,6 +27,7 @@ from games.models import Seat, Table
 from games.started_seats import seats_of
 from games.table_presenter import my_seat, table_context
 
+logger = logging.getLogger(__name__)
 _TABLE_AND_GAME = CompiledGet(lambda: Table.objects.select_related("record"), "pk")
 FRAME_CACHE_SIZE = 512
 _frames: Lru[tuple[int, int, int | None], str] = Lru(FRAME_CACHE_SIZE)
@@ -61,6 +66,58 @@ def play(table_id: int, user: User | None, move: str | Mapping[str, object], exp
     moved = None if kept is None else tables.act_on_kept(*kept, user, move, expected_version)
     if moved is None:
         moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
+    _remember_move(moved)
+
+
+class Move(NamedTuple):
+    table_id: int
+    user: User | None
+    move: str | Mapping[str, object]
+    expected_version: int
+
+
+def play_batch(moves: Sequence[Move]) -> list[Exception | None]:
+    """``play`` for each of ``moves`` (different sockets'), and what each raised (a refusal's
+    ``GameError``) or ``None``.
+
+    Those this process can settle from the tables it keeps are stored in one transaction: one
+    commit for them all, where each commit on PostgreSQL waits for the log to reach the disk
+    (docs/benchmarks.md, issue 21's ninth round). Each is still its own compare-and-set, so a
+    move whose game moved on is not stored, and they are stored in the order of their games'
+    rows, so that two batches never each hold a row that the other waits for. The rest go the
+    locked way after it, one by one, as do all of them if the transaction failed (then none of
+    it was stored)."""
+    kept = []
+    for n, move in enumerate(moves):
+        found = _tables.find((move.table_id, move.expected_version))
+        if found is not None and found[0].record_id is not None:
+            kept.append((found[0].record_id, n, *found))
+    one_by_one = sorted(set(range(len(moves))) - {n for _, n, _, _ in kept})
+    if len(kept) > 1:  # alone, a move is its own statement: no BEGIN and COMMIT around it
+        try:
+            with transaction.atomic():
+                for _, n, table, seats in sorted(kept, key=lambda each: each[:2]):
+                    move = moves[n]
+                    moved = tables.act_on_kept(table, seats, move.user, move.move, move.expected_version)
+                    if moved is None:
+                        one_by_one.append(n)
+                    else:
+                        transaction.on_commit(partial(_remember_move, moved))
+        except Exception as exc:
+            logger.warning("%d moves played one by one, their batch failed: %r", len(kept), exc)
+            one_by_one = list(range(len(moves)))
+    else:
+        one_by_one = list(range(len(moves)))
+    outcomes: list[Exception | None] = [None] * len(moves)
+    for n in sorted(one_by_one):
+        try:
+            play(*moves[n])
+        except Exception as exc:  # the asker's to handle: a refusal is shown, anything else raised
+            outcomes[n] = exc
+    return outcomes
+
+
+def _remember_move(moved: tables.TableMove) -> None:
     _keep_table(moved.table, moved.seats)
     action_rows.remember(moved.action, moved.record.undo_count)
 

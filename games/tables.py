@@ -500,7 +500,8 @@ def act_on_kept(
     """``act`` from the table as this process keeps it at ``expected_version`` (``table_frames``),
     without reading or locking its game (``move_writes``). ``None`` when this way cannot
     settle the move: a refusal (``act`` gives it), a move that ends the game (ratings, the
-    tournament's report), a game that moved on since, a transaction already open."""
+    tournament's report), a game that moved on since. In a transaction (a batch of moves,
+    ``table_frames.play_batch``), the move is stored when it commits, and kept then."""
     record = table.record
     if record is None or record.version != expected_version or record.is_over:
         return None
@@ -525,7 +526,8 @@ def act_on_kept(
         return None
     moved = copy.copy(table)
     moved.record = after
-    remember_state(after, state)
+    # At once in autocommit; in a batch's transaction, only once it stands.
+    transaction.on_commit(partial(remember_state, after, state))
     _after_commit(moved, after, lobby=False, schedule=armed, action=stored)
     return TableMove(after, state, moved, seats, stored)
 
