@@ -14,12 +14,11 @@ from collections.abc import Collection
 from typing import Any, Literal
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts import notices
 from accounts.models import User
 from config import safe_json
-from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
+from config.consumers import FRAME_DEPTH, FrameLimitedJsonConsumer, frame_limiter
 from games.socket_limits import Rate
 
 NOTICES = Rate(frames=20, per_s=20, burst=10, patience=10)
@@ -53,7 +52,7 @@ def read_request(text_data: str | None) -> Collection[int] | Literal["all"]:
     return set(ids)
 
 
-class NoticeConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):
+class NoticeConsumer(FrameLimitedJsonConsumer):
     too_fast = '{"type": "error", "error": "too many frames: slow down"}'
 
     async def connect(self) -> None:

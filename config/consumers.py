@@ -93,7 +93,16 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
 
-class PingConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):
+class FrameLimitedJsonConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):
+    """A JSON socket whose replies go through ``FrameLimitedConsumer.send``: channels' own
+    ``send_json`` calls the send after its class's, around that one, so a reply to a client
+    that had just left raised in daphne ("Attempt to send on a closed protocol", fuzzed)."""
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        await self.send(text_data=await self.encode_json(content), close=close)
+
+
+class PingConsumer(FrameLimitedJsonConsumer):
     """Answers ``{"type": "ping"}`` with ``{"type": "pong", "user": ...}``: proof the socket path works."""
 
     too_fast = '{"type": "error", "error": "too many frames: slow down"}'

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from autobahn.exception import Disconnected
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
+from accounts.consumers import NoticeConsumer
 from config.asgi import application
+from config.consumers import PingConsumer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,3 +89,16 @@ async def test_a_frame_makes_no_trip_of_its_own_to_the_database_thread(
         assert (await communicator.receive_json_from())["type"] == "pong"
     await communicator.disconnect()
     assert trips == []
+
+
+@pytest.mark.parametrize("consumer", [PingConsumer, NoticeConsumer])
+async def test_a_json_reply_to_a_client_that_has_just_left_is_dropped(consumer: type[Any]) -> None:
+    """daphne raises ``Disconnected`` for a send on a closed socket; the JSON sockets' replies
+    go through the send that drops it, as the other sockets' frames do (found by the fuzzer)."""
+    socket = consumer()
+
+    async def closed(message: dict[str, Any]) -> None:
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    socket.base_send = closed
+    await socket.send_json({"type": "error", "error": 'expected {"type": "ping"}'})
