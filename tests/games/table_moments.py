@@ -23,6 +23,19 @@ from games.moves import finish_if_over
 Stop = Callable[[Any, Any, list[str]], bool]
 
 
+def dealt_triad_tables(count: int) -> list[tuple[int, User, User]]:
+    """``count`` dealt two-seat Triad tables, each with its first and second seat's person."""
+    dealt = []
+    for n in range(count):
+        first = User.objects.create_user(f"first{n}", f"f{n}@example.com", "pw-long-enough-1")
+        second = User.objects.create_user(f"second{n}", f"s{n}@example.com", "pw-long-enough-1")
+        table = tables.create_table(game="triad", creator=first, config={"players": 2})
+        tables.sit(table_id=table.pk, user=second)
+        tables.start(table_id=table.pk, user=first)
+        dealt.append((table.pk, first, second))
+    return dealt
+
+
 def dealt_heads_up_triad() -> tuple[Table, User, User]:
     """A two-seat Triad table of alice and bob, dealt through the services as the site deals
     one (its first turn's task scheduled), for tests that play it on from the deal."""

@@ -14,12 +14,13 @@ from asgiref.sync import sync_to_async
 from django.db import OperationalError, connection, connections
 
 from accounts.models import User
-from games import move_writes, queued_moves, table_frames, tables
+from games import move_writes, queued_moves, table_frames
 from games.engine import get_engine
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat
 from games.state_cache import current_state
 from games.table_frames import Move
+from tests.games.table_moments import dealt_triad_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,18 +29,13 @@ def _dealt(count: int) -> list[tuple[int, User, User]]:
     """``count`` dealt two-seat Triad tables, each kept here at version 0 (drawn once), with
     the person to move and the other."""
     dealt = []
-    for n in range(count):
-        first = User.objects.create_user(f"first{n}", f"f{n}@example.com", "pw-long-enough-1")
-        second = User.objects.create_user(f"second{n}", f"s{n}@example.com", "pw-long-enough-1")
-        table = tables.create_table(game="triad", creator=first, config={"players": 2})
-        tables.sit(table_id=table.pk, user=second)
-        tables.start(table_id=table.pk, user=first)
-        record = GameRecord.objects.get(table__pk=table.pk)
+    for table_id, first, second in dealt_triad_tables(count):
+        record = GameRecord.objects.get(table__pk=table_id)
         seat = get_engine("triad").current_player(current_state(record))
-        mover = Seat.objects.get(table=table, number=seat).user
+        mover = Seat.objects.get(table_id=table_id, number=seat).user
         assert mover is not None
-        table_frames.render_table(table.pk, None, "", 0)
-        dealt.append((table.pk, mover, second if mover == first else first))
+        table_frames.render_table(table_id, None, "", 0)
+        dealt.append((table_id, mover, second if mover == first else first))
     return dealt
 
 

@@ -20,7 +20,7 @@ from games import action_rows, carried_games, shared_frames, stale_sockets, stat
 from games.engine import get_engine
 from games.models import GameRecord, Seat, Table
 from games.state_cache import current_state
-from tests.games.table_moments import dealt_heads_up_triad
+from tests.games.table_moments import dealt_heads_up_triad, dealt_triad_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,15 +122,7 @@ def held_first_call(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldCall]:
 
 def _dealt_tables(count: int) -> list[tuple[int, User]]:
     """``count`` dealt two-seat Triad tables, each with its first seat's person."""
-    dealt = []
-    for n in range(count):
-        first = User.objects.create_user(f"first{n}", f"f{n}@example.com", "pw-long-enough-1")
-        second = User.objects.create_user(f"second{n}", f"s{n}@example.com", "pw-long-enough-1")
-        table = tables.create_table(game="triad", creator=first, config={"players": 2})
-        tables.sit(table_id=table.pk, user=second)
-        tables.start(table_id=table.pk, user=first)
-        dealt.append((table.pk, first))
-    return dealt
+    return [(table_id, first) for table_id, first, _ in dealt_triad_tables(count)]
 
 
 async def _drawn(sockets: list[FakeSocket], held: HeldCall) -> list[Any]:
