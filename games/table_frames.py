@@ -92,8 +92,10 @@ def play_batch(moves: Sequence[Move]) -> list[Exception | None]:
         found = _tables.find((move.table_id, move.expected_version))
         if found is not None and found[0].record_id is not None:
             kept.append((found[0].record_id, n, *found))
+    if len(kept) < 2:  # alone, a move is its own statement: no BEGIN and COMMIT around it
+        kept = []
     one_by_one = sorted(set(range(len(moves))) - {n for _, n, _, _ in kept})
-    if len(kept) > 1:  # alone, a move is its own statement: no BEGIN and COMMIT around it
+    if kept:
         try:
             with transaction.atomic():
                 for _, n, table, seats in sorted(kept, key=lambda each: each[:2]):
@@ -106,8 +108,6 @@ def play_batch(moves: Sequence[Move]) -> list[Exception | None]:
         except Exception as exc:
             logger.warning("%d moves played one by one, their batch failed: %r", len(kept), exc)
             one_by_one = list(range(len(moves)))
-    else:
-        one_by_one = list(range(len(moves)))
     outcomes: list[Exception | None] = [None] * len(moves)
     for n in sorted(one_by_one):
         try:
