@@ -21,6 +21,7 @@ import pytest
 
 from tests.support import (
     BIN,
+    COUNT_SOCKET_FRAMES,
     ServerLogs,
     artifacts_dir,
     describe_errors,
@@ -184,6 +185,7 @@ def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     def make(**kwargs: Any) -> Any:
         context = browser.new_context(**kwargs)
         context.set_default_timeout(15_000)
+        context.add_init_script(COUNT_SOCKET_FRAMES)
         contexts.append(context)
         return context
 

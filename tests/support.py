@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Two runs at once (two engineers, or CI beside a developer) each name their own folder,
@@ -188,3 +189,18 @@ def running_daphne(log_name: str, env: dict[str, str]) -> Iterator[str]:
             yield url
         finally:
             stop_process(process)
+
+
+COUNT_SOCKET_FRAMES = (
+    "document.addEventListener('htmx:wsAfterMessage', function () {"
+    " window.socketFrames = (window.socketFrames || 0) + 1; });"
+)
+"""Each page counts the frames its sockets have swapped in (``wait_for_first_frame``)."""
+
+
+def wait_for_first_frame(page: Any) -> None:
+    """Until the page's socket has swapped in its first frame (the table as the socket found
+    it on connecting). A click that lands while that frame replaces the part under the pointer
+    can be lost between the button's press and its release, so a journey that clicks at once
+    after opening a table waits for it first."""
+    page.wait_for_function("() => (window.socketFrames || 0) > 0")

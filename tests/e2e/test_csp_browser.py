@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_daily_journey import sign_up
-from tests.support import artifacts_dir
+from tests.support import artifacts_dir, wait_for_first_frame
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -83,6 +83,7 @@ def test_a_live_table_works_under_the_policy(live_site: str, new_context: Any) -
     sockets = [ws for ws in watched.sockets if "/ws/tables/" in ws.url]
     assert sockets[-1].url.startswith(live_site.replace("http", "ws"))
     # ... carries the table's news, and htmx swaps it in: the bot appears in its seat.
+    wait_for_first_frame(page)
     page.get_by_role("button", name="Add a bot").click()
     expect(page.get_by_test_id("seat-1")).to_contain_text("Bot")
     page.get_by_role("button", name="Start the game").click()

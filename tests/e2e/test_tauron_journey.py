@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.test_daily_journey import sign_up
 from tests.e2e.test_table_journey import take_turn
-from tests.support import artifacts_dir
+from tests.support import artifacts_dir, wait_for_first_frame
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 BOARD_TIMEOUT_S = 60
@@ -29,7 +29,9 @@ def test_a_tauron_table_against_the_bot_turns_up_the_shared_cards(
     anna.get_by_label("Seats (Tauron)").select_option("2")
     anna.get_by_role("button", name="Open the table").click()
     expect(anna.locator("#table-live")).to_be_visible()
+    wait_for_first_frame(anna)
     anna.get_by_role("button", name="Add a bot").click()
+    expect(anna.get_by_test_id("seat-1")).to_contain_text("Bot")
     anna.get_by_role("button", name="Start the game").click()
     expect(anna.locator(f'[data-testid="tauron-seat-0"] {KNOWN}')).to_have_count(2)
     expect(anna.locator(f'[data-testid="tauron-seat-1"] {KNOWN}')).to_have_count(0)
