@@ -144,6 +144,22 @@ def assert_connections_are_shared(port: int, daphnes: list[int]) -> None:
             connection.close()
 
 
+def wait_until_exited(pid: int, seconds: float = 10) -> None:
+    """Until ``pid`` has exited (a zombie or gone): its descriptors, its listening socket among
+    them, are closed. A connection the kernel dealt to that socket between the signal and the
+    exit is reset with the rest of the dying daphne's connections, as a crash's are."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return
+        if fields[0] in ("Z", "X"):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} still runs {seconds} s after SIGKILL")
+
+
 def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Path) -> None:
     port, redis_port = free_port(), free_port()
     process = make_run(tmp_path, port, redis_port, "WORKERS=2")
@@ -155,8 +171,10 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
         # One dies, and its socket with it: the other keeps the port answering, and the
         # supervisor starts it again on a socket of its own.
         os.kill(daphnes[0], signal.SIGKILL)
+        wait_until_exited(daphnes[0])
         for _ in range(20):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=10) as response:
+            # One dealt to the daphne started again waits in its new socket's queue while it starts.
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=30) as response:
                 assert response.status == 200
         deadline = time.monotonic() + 30
         while len(daphnes_on(tmp_path)) < 2 and time.monotonic() < deadline:
