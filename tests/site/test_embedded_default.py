@@ -91,7 +91,8 @@ def test_make_run_serves_a_healthy_site_and_ctrl_c_stops_it_all(tmp_path: Path) 
         text = (tmp_path / "run.log").read_text()
         assert "Capstone is running at" in text and "[capstone] stopped" in text
     finally:
-        stop_process(process, signal.SIGKILL)
+        # SIGTERM, not SIGKILL: make run stops its children, each in a session of its own.
+        stop_process(process, timeout=30)
 
 
 def daphnes_on(data_dir: Path) -> list[int]:
@@ -187,7 +188,8 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
         time.sleep(0.5)
         assert not port_is_listening(port) and not daphnes_on(tmp_path)
     finally:
-        stop_process(process, signal.SIGKILL)
+        # SIGTERM, not SIGKILL: make run stops its children, each in a session of its own.
+        stop_process(process, timeout=30)
 
 
 def test_daphnes_are_not_started_on_a_port_something_listens_on(tmp_path: Path) -> None:
