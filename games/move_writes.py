@@ -90,7 +90,10 @@ def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> b
             cursor.execute(update, [*moved, key, *unmoved, *row[1:]])
             stored = cursor.fetchone()
     else:
-        with transaction.atomic(using=db), connection.cursor() as cursor:
+        # No savepoint inside a batch's transaction (a statement a move on SQLite): an update
+        # that matched nothing wrote nothing, and an insert that fails fails the batch, which
+        # is then played one move at a time (``table_frames.play_batch``).
+        with transaction.atomic(using=db, savepoint=False), connection.cursor() as cursor:
             cursor.execute(update, [*moved, key, *unmoved])
             if cursor.rowcount != 1:
                 return False

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import IntegrityError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -187,3 +187,30 @@ def test_on_sqlite_an_update_and_an_insert_in_one_transaction_store_it_once(sqli
     later, action = _after(row)
     assert not move_writes.store_if_unmoved(moved_clock, later, action)  # not the clock task kept
     assert Action.objects.using(ALIAS).count() == 1
+
+
+def test_on_sqlite_a_batch_of_moves_takes_no_savepoint_and_one_failure_undoes_it_all(sqlite_db: Any) -> None:
+    """In a batch's transaction (``table_frames.play_batch``) a move adds no savepoint of its
+    own: a statement each that bought nothing, since a failed insert fails the whole batch
+    (then played one move at a time) and an update that matched nothing wrote nothing."""
+    games = [
+        GameRecord.objects.using(ALIAS).create(
+            game="triad", engine_version=1, config={}, seed=seed, deck=[], kind=GameRecord.Kind.TABLE
+        )
+        for seed in (1, 2, 3)
+    ]
+    with transaction.atomic(using=ALIAS), CaptureQueriesContext(sqlite_db) as queries:
+        assert move_writes.store_if_unmoved(games[0], *_after(games[0]))
+        assert move_writes.store_if_unmoved(games[1], *_after(games[1]))
+    assert not [query["sql"] for query in queries.captured_queries if "SAVEPOINT" in query["sql"]]
+    assert Action.objects.using(ALIAS).count() == 2
+
+    # Game 3's next action is already stored (as a second process's would be): its insert fails,
+    # and with it the move of game 1 stored before it in the same transaction.
+    fresh = [GameRecord.objects.using(ALIAS).get(pk=game.pk) for game in games]
+    Action.objects.using(ALIAS).create(game=fresh[2], seq=0, seat=0, text="check", created_at=timezone.now())
+    with pytest.raises(IntegrityError), transaction.atomic(using=ALIAS):
+        assert move_writes.store_if_unmoved(fresh[0], *_after(fresh[0]))
+        move_writes.store_if_unmoved(fresh[2], *_after(fresh[2]))
+    assert [GameRecord.objects.using(ALIAS).get(pk=game.pk).version for game in games] == [1, 1, 0]
+    assert Action.objects.using(ALIAS).count() == 3
