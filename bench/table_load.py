@@ -103,6 +103,19 @@ class Results:
     def moves_per_s(self) -> float:
         return self.moves / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
+    def absorb(self, later: Results) -> None:
+        """Pools ``later``, another run of the same kind at the same tables, into these: moves
+        over time played, every latency, every count."""
+        self.latencies_ms += later.latencies_ms
+        self.frame_chars += later.frame_chars
+        for name in ("moves", "seen_by_all", "errors", "dropped", "stale_retries", "too_fast", "held_back"):
+            setattr(self, name, getattr(self, name) + getattr(later, name))
+        for name in ("timeouts", "rollovers", "held_back_s", "elapsed_s", "client_cpu_s"):
+            setattr(self, name, getattr(self, name) + getattr(later, name))
+        self.started, self.ended = min(self.started, later.started), max(self.ended, later.ended)
+        self.notes += later.notes[: max(0, 20 - len(self.notes))]
+        self.table_ids += [table for table in later.table_ids if table not in self.table_ids]
+
     def quantile(self, share: float) -> float | None:
         return round(percentile(self.latencies_ms, share), 1) if self.latencies_ms else None
 

@@ -28,7 +28,10 @@ Modes (several may be given; they run one after the other, on the same tables):
                  sockets freed is reused, and hides what these cost)
 
 With none of --pace, --saturate, --bare and --idle: --saturate. A run ends after --seconds
-of play, or --moves moves per table. Errors are error frames, sockets closed under a
+of play, or --moves moves per table. --rounds K runs the modes K times in turns, every other
+round in the other order (ABBA: saturated, bare, bare, saturated for K = 2), and pools each
+mode's runs: the ratio is then less a matter of how fast the machine was during one of them
+(JSON: each round's ratio under round_ratios). Errors are error frames, sockets closed under a
 table, versions that do not arrive in 30 s and a database whose count of the players'
 moves differs from the clients'; a move refused as stale is played again, not lost. The
 exit status is 1 if there was an error or a dropped socket.
@@ -75,7 +78,11 @@ def row(name: str, results: Results) -> str:
 
 
 def report(
-    args: argparse.Namespace, runs: dict[str, Results], idle: IdleResults | None, load_before: list[float]
+    args: argparse.Namespace,
+    runs: dict[str, Results],
+    idle: IdleResults | None,
+    load_before: list[float],
+    round_ratios: list[float],
 ) -> dict[str, Any]:
     """Prints the runs as a markdown table; returns the JSON summary."""
     if runs:
@@ -114,6 +121,8 @@ def report(
     ratio = saturated.moves_per_s / bare.moves_per_s if saturated and bare and bare.moves_per_s else None
     if ratio is not None:
         print(f"\nreal / bare moves per second: {ratio:.2f}")
+    if len(round_ratios) > 1:
+        print("each round's: " + ", ".join(f"{each:.3f}" for each in round_ratios))
     frames = [n for r in runs.values() if r.kind == "tables" for n in r.frame_chars]
     if frames:
         print(
@@ -148,6 +157,8 @@ def report(
         "bare_p50_ms": bare.quantile(0.5) if bare else None,
         "bare_p99_ms": bare.quantile(0.99) if bare else None,
         "ratio": round(ratio, 3) if ratio is not None else None,
+        "rounds": args.rounds,
+        "round_ratios": [round(each, 3) for each in round_ratios],
         "errors": sum(r.errors for r in everything) + (idle.errors if idle else 0),
         "dropped": sum(r.dropped for r in everything) + (idle.dropped if idle else 0),
         "stale_retries": sum(r.stale_retries for r in everything),
@@ -204,15 +215,27 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             server_pid=pid,
         )
     runs: dict[str, Results] = {}
-    for mode in real_modes:
-        pace = args.pace if mode == "pace" else None
-        # A table whose match ended in an earlier run is dealt again when this one finds it over.
-        runs[mode] = await run_tables(args.url, made, bare=False, pace=pace, seed=args.seed, **length)
-    if args.bare:
-        # Saturated beside --saturate (the issue's ratio); else at the pace, if one was given.
-        pace = None if args.saturate or args.pace is None else args.pace
-        runs["bare"] = await run_tables(args.url, made, bare=True, pace=pace, seed=args.seed, **length)
-    return report(args, runs, idle, load_before)
+    round_ratios: list[float] = []
+    modes = [*real_modes, *(["bare"] if args.bare else [])]
+    for number in range(args.rounds):
+        # ABBA: every other round runs the modes in the other order, so that a machine whose
+        # speed drifts during the rounds (seen here: a quarter within a session) favours none.
+        this_round: dict[str, Results] = {}
+        for mode in modes if number % 2 == 0 else modes[::-1]:
+            # Saturated beside --saturate (the issue's ratio); else at the pace, if one was given.
+            pace = args.pace if mode == "pace" or (mode == "bare" and not args.saturate) else None
+            # A table whose match ended in an earlier run is dealt again when this one finds it over.
+            this_round[mode] = await run_tables(
+                args.url, made, bare=mode == "bare", pace=pace, seed=args.seed + number, **length
+            )
+        if "saturate" in this_round and "bare" in this_round and this_round["bare"].moves_per_s:
+            round_ratios.append(this_round["saturate"].moves_per_s / this_round["bare"].moves_per_s)
+        for mode, results in this_round.items():
+            if mode in runs:
+                runs[mode].absorb(results)
+            else:
+                runs[mode] = results
+    return report(args, runs, idle, load_before, round_ratios)
 
 
 def main() -> None:
@@ -227,6 +250,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, metavar="D", help="play for D seconds (default 20)")
     parser.add_argument("--moves", type=int, metavar="N", help="or N moves per table")
     parser.add_argument("--seed", type=int, default=1, help="seeds the moves and the pace's gaps")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="K",
+        help="the modes K times over, in turns (ABBA), each run --seconds long; figures pooled",
+    )
     parser.add_argument("--idle", type=int, default=0, metavar="N", help="hold N idle sockets")
     parser.add_argument("--idle-hold", type=float, default=10.0, metavar="S", help="for S seconds")
     parser.add_argument(
@@ -239,6 +269,8 @@ def main() -> None:
     parser.add_argument("--server-pid", type=int, help="daphne's pid (default: what listens on --url's port)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds is 1 or more")
     if args.seconds is None and args.moves is None:
         args.seconds = 20.0
     summary = asyncio.run(main_async(args))

@@ -52,3 +52,17 @@ def test_the_bare_fanout_is_routed_only_when_asked_for() -> None:
     if settings.BENCH_ROUTES:
         pytest.skip("this run was started with CAPSTONE_BENCH_ROUTES set")
     assert not any("bench" in str(pattern.pattern) for pattern in websocket_urlpatterns)
+
+
+def test_rounds_of_one_kind_pool_their_moves_over_the_time_played() -> None:
+    """``bench/tables.py --rounds``: each mode's runs pooled, the rate over all their play."""
+    first = Results(kind="tables", tables=2, latencies_ms=[10.0, 30.0], moves=2, seen_by_all=2, elapsed_s=1.0)
+    first.started, first.ended, first.table_ids = 5.0, 6.0, [1, 2]
+    later = Results(kind="tables", tables=2, latencies_ms=[20.0], moves=1, seen_by_all=1, elapsed_s=2.0)
+    later.errors = 1
+    later.started, later.ended, later.table_ids = 9.0, 11.0, [2, 3]
+    first.absorb(later)
+    assert (first.moves, first.seen_by_all, first.errors, first.elapsed_s) == (3, 3, 1, 3.0)
+    assert first.moves_per_s == 1.0  # 3 moves in 3 s of play, not the 2 s + 0.5 s of the two rates
+    assert sorted(first.latencies_ms) == [10.0, 20.0, 30.0]
+    assert (first.started, first.ended, first.table_ids) == (5.0, 11.0, [1, 2, 3])
