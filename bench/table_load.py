@@ -108,9 +108,8 @@ class Results:
         over time played, every latency, every count."""
         self.latencies_ms += later.latencies_ms
         self.frame_chars += later.frame_chars
-        for name in ("moves", "seen_by_all", "errors", "dropped", "stale_retries", "too_fast", "held_back"):
-            setattr(self, name, getattr(self, name) + getattr(later, name))
-        for name in ("timeouts", "rollovers", "held_back_s", "elapsed_s", "client_cpu_s"):
+        counts = ("moves", "seen_by_all", "errors", "dropped", "stale_retries", "too_fast", "held_back")
+        for name in (*counts, "timeouts", "rollovers", "held_back_s", "elapsed_s", "client_cpu_s"):
             setattr(self, name, getattr(self, name) + getattr(later, name))
         self.started, self.ended = min(self.started, later.started), max(self.ended, later.ended)
         self.notes += later.notes[: max(0, 20 - len(self.notes))]
