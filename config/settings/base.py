@@ -115,6 +115,12 @@ if DATABASES["default"]["ENGINE"] == "config.sqlite":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+else:
+    # The parameters go to PostgreSQL apart from the statement, and a statement run often is
+    # prepared (psycopg: after 5 runs on a connection). Bound here in Python instead,
+    # psycopg's quoting was 5% of a saturated table server's samples (py-spy, issue 21's
+    # eleventh round).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
 # Kept open between requests and socket frames: channels closes a connection older than this
 # after every frame, and opening SQLite's again (with its PRAGMAs) took 12% of a busy table
 # server's time (py-spy, bench/tables.py --saturate, 100 tables).
