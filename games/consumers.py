@@ -15,7 +15,8 @@ closed with 4429, so that one socket cannot slow the other tables (LP-1's clocks
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
@@ -53,14 +54,40 @@ WATCHING = (
 PAGE_STATES = {'{"page":"hidden"}': False, '{"page":"shown"}': True}
 
 
-def table_rate(table_id: int, user: User | None) -> Rate | None:
-    """The limit for ``user``'s socket at the table: a player's if they have a seat there,
-    a spectator's otherwise; ``None`` if there is no such table."""
-    if not tables.table_exists(table_id):
+class Footing(NamedTuple):
+    """Where a socket stands at its table: its frame limit, and what its page would show."""
+
+    rate: Rate
+    """A player's if the person has a seat there, a spectator's otherwise."""
+    version: int | None
+    """The game's version; ``None`` while the table is open (its seats change without one)."""
+    seat: int | None
+    """The person's seat; ``None`` for a spectator."""
+
+
+def table_footing(table_id: int, user: User | None) -> Footing | None:
+    """``user``'s footing at the table; ``None`` if there is no such table."""
+    found = Table.objects.filter(pk=table_id).values_list("record__version").first()
+    if found is None:
         return None
-    if user is None or not user.is_authenticated:
-        return WATCHER
-    return PLAYER if Seat.objects.filter(table_id=table_id, user=user).exists() else WATCHER
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+    return Footing(WATCHER if seat is None else PLAYER, found[0], seat)
+
+
+def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
+    """The version and the seat (``None``: a spectator's) of the table the socket's page shows,
+    as table.js gives them in the socket's address (``?seen=7&me=1``); ``None`` if it does not
+    say, or says it in a way that cannot be read."""
+    try:
+        query = parse_qs(
+            query_string.decode("ascii"), keep_blank_values=True, strict_parsing=True, max_num_fields=4
+        )
+        me = query["me"][0]
+        return int(query["seen"][0]), int(me) if me else None
+    except (UnicodeDecodeError, ValueError, KeyError):
+        return None
 
 
 class TableConsumer(FrameLimitedConsumer):
@@ -74,13 +101,21 @@ class TableConsumer(FrameLimitedConsumer):
         self.missed = False
         self.limiter = frame_limiter(self.scope, WATCHER)
         await self.accept()
-        rate = await database_sync_to_async(table_rate)(self.table_id, self.person)
-        if rate is None:
+        # Joined before the table is read: a move made after the read is announced here.
+        await self.channel_layer.group_add(tables.table_group(self.table_id), self.channel_name)
+        footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
+        if footing is None:
             await self.close(code=4404)
             return
-        frame_limiter(self.scope, rate, self.limiter)
-        await self.channel_layer.group_add(tables.table_group(self.table_id), self.channel_name)
+        frame_limiter(self.scope, footing.rate, self.limiter)
         stale_sockets.watch(self)
+        shown = page_shows(self.scope.get("query_string", b""))
+        if footing.version is not None and shown == (footing.version, footing.seat):
+            # The page shows the table as it stands (a page just loaded, or one whose socket
+            # came back while nothing moved): a frame would only replace it with the same, and
+            # a click made while it was swapped in could be lost.
+            self.sent_version = footing.version
+            return
         await self.send_table()
 
     async def disconnect(self, code: int) -> None:
@@ -133,9 +168,9 @@ class TableConsumer(FrameLimitedConsumer):
         version = event.get("version")
         if version is None:
             # Seats changed (announced without a version): whoever is here may have sat down or left.
-            rate = await database_sync_to_async(table_rate)(self.table_id, self.person)
-            if rate is not None:
-                frame_limiter(self.scope, rate, self.limiter)
+            footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
+            if footing is not None:
+                frame_limiter(self.scope, footing.rate, self.limiter)
         elif self.sent_version is not None and version <= self.sent_version:
             return  # this socket already shows that version or a later one
         if self.hidden:

@@ -646,7 +646,3 @@ def overdue_games(grace_s: float = 2.0) -> list[tuple[int, int]]:
             kind__in=GameRecord.TABLE_KINDS, status=GameRecord.Status.PLAYING, turn_deadline__lt=cutoff
         ).values_list("pk", "version")
     )
-
-
-def table_exists(table_id: int) -> bool:
-    return Table.objects.filter(pk=table_id).exists()

@@ -18,6 +18,17 @@
   }
   setInterval(tick, 250);
 
+  // The socket's address says which version and seat the page shows (the socket comes back
+  // at the same address after a drop, so it is read anew each time): a started table that has
+  // not moved since is not sent again, and the part under the pointer is not swapped.
+  const createWebSocket = htmx.createWebSocket;
+  htmx.createWebSocket = function (url) {
+    const live = document.getElementById("table-live");
+    if (!live || !live.dataset.version) return createWebSocket(url);
+    const shown = new URLSearchParams({ seen: live.dataset.version, me: live.dataset.me || "" });
+    return createWebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + shown.toString());
+  };
+
   function status(text) {
     const el = document.getElementById("connection-status");
     if (el) el.textContent = text;

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
 
 from config.asgi import application
 from games import tables
@@ -26,11 +27,11 @@ def version_of(frame: str) -> int | None:
     return int(match.group(1)) if match and match.group(1) else None
 
 
-async def socket(table_id: int, client: Any = None) -> WebsocketCommunicator:
+async def socket(table_id: int, client: Any = None, query: str = "") -> WebsocketCommunicator:
     headers = [ORIGIN]
     if client is not None:
         headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/{query}", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -187,3 +188,49 @@ async def test_a_socket_that_missed_an_announcement_catches_up(
     assert await spectator.receive_nothing(timeout=1.2)  # caught up: not told again
     await spectator.disconnect()
     assert stale_sockets._sockets == {}
+
+
+async def test_a_page_that_shows_the_table_as_it_stands_is_not_sent_it_again(async_client: Any) -> None:
+    """table.js names the version and seat its page shows in the socket's address: a socket
+    whose page is current gets no frame on connecting (nothing to swap under a click), and the
+    next move as any other socket does."""
+    table, alice, bob = await heads_up_table()
+    mover = alice if await seat_to_act(table) == 0 else bob
+    seat = 0 if mover == alice else 1
+    current = await socket(table.pk, await logged_in(async_client, mover), f"?seen=0&me={seat}")
+    watching = await socket(table.pk, query="?seen=0&me=")
+    assert await current.receive_nothing(timeout=0.5)
+    assert await watching.receive_nothing(timeout=0.1)
+    await current.send_to(text_data=json.dumps({"action": "check", "version": "0"}))
+    assert version_of(await current.receive_from(timeout=5)) == 1
+    assert version_of(await watching.receive_from(timeout=5)) == 1
+    for communicator in (current, watching):
+        await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?seen=1&me=",  # a version the game has not reached
+        "?seen=0&me=0",  # a spectator's page that says it is a seat's
+        "?seen=0",  # no seat said: not even a spectator's
+        "?seen=zero&me=",
+        "?seen=0&me=&seen=0&me=&x=1",
+        "?seen=%ff&me=",
+        "?me=",
+    ],
+)
+async def test_a_page_that_may_not_be_current_is_sent_the_table(query: str) -> None:
+    table, _, _ = await heads_up_table()
+    spectator = await socket(table.pk, query=query)
+    assert version_of(await spectator.receive_from(timeout=5)) == 0
+    await spectator.disconnect()
+
+
+async def test_an_open_table_is_sent_on_connecting_whatever_the_page_says(async_client: Any) -> None:
+    """An open table's seats change without a version: its page is always sent the table."""
+    user = await sync_to_async(get_user_model().objects.create_user)("opener", password="pw-12345678")
+    table = await sync_to_async(tables.create_table)(game="triad", creator=user, config={"players": 2})
+    opener = await socket(table.pk, await logged_in(async_client, user), "?seen=0&me=0")
+    assert 'data-version=""' in await opener.receive_from(timeout=5)
+    await opener.disconnect()
