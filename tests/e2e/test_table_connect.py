@@ -12,12 +12,12 @@ from playwright.sync_api import expect
 
 from games import tables
 from games.engine import get_engine
-from games.models import GameRecord, Table
+from games.models import GameRecord
 from games.state_cache import current_state
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
+from tests.games.table_moments import dealt_heads_up_triad
 from tests.support import artifacts_dir
-from tests.tournaments.support import person
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,15 +25,7 @@ SOCKET_OPENS = "document.addEventListener('htmx:wsOpen', function () { window.so
 
 
 def test_a_current_page_is_not_sent_the_table_on_connecting(live_site: str, new_context: Any) -> None:
-    alice, bob = person("alice"), person("bob")
-
-    def open_table() -> Table:
-        table = tables.create_table(game="triad", creator=alice, config={"players": 2})
-        tables.sit(table_id=table.pk, user=bob)
-        tables.start(table_id=table.pk, user=alice)
-        return table
-
-    table = in_thread(open_table)  # the services announce through async_to_sync
+    table, alice, bob = in_thread(dealt_heads_up_triad)  # the services announce through async_to_sync
     record = GameRecord.objects.get(table__pk=table.pk)
     engine = get_engine("triad")
     waiting = bob if engine.current_player(current_state(record)) == 0 else alice
