@@ -60,6 +60,23 @@ class BenchTable:
     players: tuple[tuple[int, str], tuple[int, str]]
 
 
+_ADDED_UP = (
+    "moves",
+    "seen_by_all",
+    "errors",
+    "dropped",
+    "stale_retries",
+    "too_fast",
+    "held_back",
+    "timeouts",
+    "rollovers",
+    "held_back_s",
+    "elapsed_s",
+    "client_cpu_s",
+)
+"""The counts and times of ``Results`` that two runs pooled add up."""
+
+
 @dataclass
 class Results:
     """What one run of tables (real or bare) measured."""
@@ -108,8 +125,7 @@ class Results:
         over time played, every latency, every count."""
         self.latencies_ms += later.latencies_ms
         self.frame_chars += later.frame_chars
-        counts = ("moves", "seen_by_all", "errors", "dropped", "stale_retries", "too_fast", "held_back")
-        for name in (*counts, "timeouts", "rollovers", "held_back_s", "elapsed_s", "client_cpu_s"):
+        for name in _ADDED_UP:
             setattr(self, name, getattr(self, name) + getattr(later, name))
         self.started, self.ended = min(self.started, later.started), max(self.ended, later.ended)
         self.notes += later.notes[: max(0, 20 - len(self.notes))]

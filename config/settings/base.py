@@ -117,9 +117,9 @@ if DATABASES["default"]["ENGINE"] == "config.sqlite":
     }
 else:
     # The parameters go to PostgreSQL apart from the statement, and a statement run often is
-    # prepared (psycopg: after 5 runs on a connection). Bound here in Python instead,
-    # psycopg's quoting was 5% of a saturated table server's samples (py-spy, issue 21's
-    # eleventh round).
+    # prepared (psycopg: after 5 runs on a connection). With Django's default, client-side
+    # binding, psycopg quoted every parameter into the SQL in Python: 5% of a saturated table
+    # server's samples (py-spy, issue 21's eleventh round).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
 # Kept open between requests and socket frames: channels closes a connection older than this
 # after every frame, and opening SQLite's again (with its PRAGMAs) took 12% of a busy table
