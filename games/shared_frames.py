@@ -1,14 +1,21 @@
-"""One trip to the database thread per announced version of a table, for all the sockets of
-this process at it, and one trip for the versions of many tables when they queue up.
+"""A socket's frame of an announced version: drawn on the event loop when this process keeps
+what it needs, else in one trip to the database thread for all the sockets of this process
+at the table, and one trip for the versions of many tables when they queue up.
 
-Every socket of a table hears each announcement, and each used to render its frame in a
-call of its own to the database thread, where a daphne runs all its database work one call
-at a time. The first socket to hear of a version now asks for the frames of every viewer
-here whose page is in sight (each seat's, and the spectators' one); the others wait for that
-rather than ask again. Each still gets only its own seat's frame (LP-3).
+A process keeps a table at the versions its sockets drew or its own moves made, and the next
+version from the move's announcement (``table_frames.remember_carried``): under play, every
+frame but a socket's first is drawn from what is kept. On the loop it costs no hand-over to
+the thread and back, and no wait for the GIL between them (in every A/B pair of issue 21's
+twelfth round a daphne spent less CPU a move so; a third thread for the frames cost more).
+Whether a frame needs the database is only known as it is drawn: Django refuses database
+work on the loop's thread (``SynchronousOnlyOperation``) before any starts, and the frame is
+then drawn the thread's way. What was kept before the refusal is what the thread keeps too.
 
-The asks wait in a queue, and one call draws all those queued (up to ``BATCH``) while the
-thread is busy with the last (``config.thread_batches``).
+On the thread, the first socket to hear of a version asks for the frames of every viewer here
+whose page is in sight (each seat's, and the spectators' one); the others wait for that rather
+than ask again. Each still gets only its own seat's frame (LP-3). The asks wait in a queue,
+and one call draws all those queued (up to ``BATCH``) while the thread is busy with the last
+(``config.thread_batches``).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import asyncio
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
+from django.core.exceptions import SynchronousOnlyOperation
 
 from accounts.models import User
 from config.thread_batches import ThreadBatches
@@ -50,6 +58,10 @@ async def frame_at(
 ) -> tuple[str, int | None]:
     """``socket``'s frame of its table at ``version`` (made by the action ``row`` that changed
     ``game`` in the game's row, if they are known), and the version it shows."""
+    try:
+        return _drawn_here(socket, version, row, game)
+    except SynchronousOnlyOperation:
+        pass  # something must be read: the thread's way
     key = (socket.table_id, version)
     drawing = _drawing.get(key)
     if drawing is None or drawing.get_loop() is not asyncio.get_running_loop():
@@ -64,6 +76,21 @@ async def frame_at(
     if mine is None:  # it came after the ask set out
         mine = await database_sync_to_async(render_table)(socket.table_id, socket.person, "", version)
     return mine
+
+
+def _drawn_here(
+    socket: TableSocket, version: int, row: action_rows.Announced | None, game: object
+) -> tuple[str, int | None]:
+    """``frame_at`` from what this process keeps, on the loop: raises ``SynchronousOnlyOperation``
+    if it would read the database."""
+    _remember_announced(socket.table_id, version, row, game)
+    return render_table(socket.table_id, socket.person, "", version)
+
+
+def _remember_announced(table_id: int, version: int, row: action_rows.Announced | None, game: object) -> None:
+    if row is not None:
+        action_rows.remember_announced(row)
+        remember_carried(table_id, version, game)
 
 
 def _forget(key: tuple[int, int], done: asyncio.Future[Frames]) -> None:
@@ -86,9 +113,7 @@ def _draw(batch: list[_Ask]) -> list[Frames | BaseException]:
     drawn: list[Frames | BaseException] = []
     for ask in batch:
         try:
-            if ask.row is not None:
-                action_rows.remember_announced(ask.row)
-                remember_carried(ask.table_id, ask.version, ask.game)
+            _remember_announced(ask.table_id, ask.version, ask.row, ask.game)
             drawn.append(render_for_viewers(ask.table_id, ask.viewers, ask.version))
         except Exception as exc:  # handed to the sockets that asked, which handle it
             drawn.append(exc)

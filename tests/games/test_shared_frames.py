@@ -1,5 +1,6 @@
-"""The sockets of one process at a table share one call to the database thread per
-announced version, and each still gets only its own seat's frame (LP-3)."""
+"""A socket's frame is drawn on the event loop from what its process keeps; else the sockets
+of one process at a table share one call to the database thread per announced version. Each
+still gets only its own seat's frame (LP-3)."""
 
 from __future__ import annotations
 
@@ -46,8 +47,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
         return table_frames.render_for_viewers(table_id, viewers, version)
 
     def own(*args: Any) -> Any:
-        seen["own"].append(args)
-        return table_frames.render_table(*args)
+        drawn = table_frames.render_table(*args)
+        seen["own"].append(args)  # drawn, not only tried (on the loop, with nothing kept)
+        return drawn
 
     monkeypatch.setattr(shared_frames, "render_for_viewers", shared)
     monkeypatch.setattr(shared_frames, "render_table", own)
@@ -76,7 +78,7 @@ async def test_a_tables_sockets_share_one_call_and_each_gets_its_own_seats_frame
     assert len({html for html, _ in frames}) == 3  # alice's, bob's and the spectators'
 
 
-async def test_a_hidden_page_is_drawn_nothing_and_a_socket_after_the_call_makes_another(
+async def test_a_hidden_page_is_drawn_nothing_and_a_socket_after_the_call_draws_from_it(
     calls: dict[str, list[Any]],
 ) -> None:
     table, alice, bob = await sync_to_async(dealt_heads_up_triad)()
@@ -87,11 +89,67 @@ async def test_a_hidden_page_is_drawn_nothing_and_a_socket_after_the_call_makes_
         assert calls["shared"] == [{alice.pk}]
         late = FakeSocket(table.pk, None)
         await at_table(late)
-        html, version = await shared_frames.frame_at(late, 0)  # the call for version 0 has ended
+        # The call for version 0 has ended, and kept the table: drawn on the loop.
+        html, version = await shared_frames.frame_at(late, 0)
     finally:
         stale_sockets._sockets.clear()
     assert version == 0 and 'data-version="0"' in html
-    assert calls["shared"] == [{alice.pk}, {alice.pk, None}] and calls["own"] == []
+    assert calls["shared"] == [{alice.pk}] and calls["own"] == [(table.pk, None, "", 0)]
+
+
+def _never_the_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    def asked(item: Any) -> Any:
+        raise AssertionError("the database thread was asked for a frame")
+
+    monkeypatch.setattr(shared_frames._batches, "submit", asked)
+
+
+async def test_a_kept_tables_frames_are_drawn_on_the_loop_each_seat_its_own(
+    calls: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, alice, bob = await sync_to_async(dealt_heads_up_triad)()
+    expected = {}
+    for person in (alice, bob, None):  # drawn the thread's way: the table is kept at version 0
+        expected[table_frames.viewer_key(person)] = await sync_to_async(table_frames.render_table)(
+            table.pk, person, "", 0
+        )
+    table_frames._frames.clear()  # drawn again below, not found
+    _never_the_thread(monkeypatch)
+    sockets = [FakeSocket(table.pk, alice), FakeSocket(table.pk, bob), FakeSocket(table.pk, None)]
+    await at_table(*sockets)
+    try:
+        frames = [await shared_frames.frame_at(socket, 0) for socket in sockets]
+    finally:
+        stale_sockets._sockets.clear()
+    assert [args[1] for args in calls["own"]] == [alice, bob, None] and calls["shared"] == []
+    assert frames == [expected[table_frames.viewer_key(s.person)] for s in sockets]
+    assert len({html for html, _ in frames}) == 3
+
+
+async def test_a_move_made_elsewhere_is_drawn_on_the_loop_from_its_announcement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, first, announcement = await sync_to_async(_moved_elsewhere)(monkeypatch, drawn_before=True)
+    version = announcement["version"]
+    _never_the_thread(monkeypatch)
+    html, shown = await shared_frames.frame_at(
+        FakeSocket(table.pk, first), version, announcement["row"], announcement["game"]
+    )
+    monkeypatch.undo()
+    table_frames._tables.clear()
+    table_frames._frames.clear()
+    assert shown == version
+    assert (html, shown) == await sync_to_async(table_frames.render_table)(table.pk, first, "", version)
+
+
+async def test_a_frame_that_needs_the_database_goes_to_the_thread(calls: dict[str, list[Any]]) -> None:
+    table, alice, _ = await sync_to_async(dealt_heads_up_triad)()
+    table_frames._tables.clear()  # as a process that never drew it: the table must be read
+    html, version = await shared_frames.frame_at(FakeSocket(table.pk, alice), 0)
+    assert calls["shared"] == [{alice.pk}] and calls["own"] == []
+    assert version == 0 and (html, version) == await sync_to_async(table_frames.render_table)(
+        table.pk, alice, "", 0
+    )
 
 
 @dataclass
