@@ -1,8 +1,9 @@
 """WebSockets of live tables and the lobby: thin, each frame goes to one service.
 
 The table's group carries only "the table changed, now at version v"; every connection
-then gets its own seat's view (a spectator's if it has no seat; one call per version draws
-those of all this process's sockets at the table, games.shared_frames), so a card never
+then gets its own seat's view (a spectator's if it has no seat; drawn on the event loop from
+the table as this process keeps it, or by one call per version for all its sockets at the
+table, games.shared_frames), so a card never
 reaches a socket that may not see it (LP-3). Frames from the browser are htmx's
 ``ws-send`` JSON: ``{"action": "...", "version": "...", ...}``, and table.js's word that the
 page was hidden or shown (``PAGE_STATES``): nothing is drawn for a page nobody sees.
