@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -28,6 +29,14 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# A daphne draws its tables' frames on the event loop's thread and stores their moves on the
+# database thread (games.shared_frames, games.queued_moves). Once a statement is back, the
+# database thread waits for the loop to let go of the GIL: up to Python's switch interval, by
+# default 5 ms. At 1 ms, saturated daphnes made more moves in every A/B pair on both databases,
+# and used less CPU a move in 5 pairs of 6 (docs/benchmarks.md, issue 21's twelfth round).
+GIL_SWITCH_S = 0.001
+sys.setswitchinterval(GIL_SWITCH_S)
 
 # LP-5: a web process says it is up every few seconds. Daphne has no ASGI lifespan events,
 # so the heartbeat starts when its reactor runs: a process that only imports this module
