@@ -162,17 +162,20 @@ def _phase_name(spec: TableSpec, view: Any, seats: Sequence[Seat]) -> str:
 
 
 RATING_ROWS = 256
-_rating_rows_kept: Lru[tuple[int, int], list[dict[str, Any]]] = Lru(RATING_ROWS)
+_rating_rows_kept: Lru[tuple[int, bool], list[dict[str, Any]]] = Lru(RATING_ROWS)
 
 
 def _rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:
     """RT-3: each person's rating at a rated table, and once the game is over its change.
 
-    The same for every viewer of a version, so read once per version in a process, not once
-    per socket: a game's changes are written with the move that ends it (RT-4)."""
+    Read once in a process while the game is played, and once when it is over: a game's
+    changes are written with the move that ends it (RT-4). A player's rating moves during
+    the game only if another game of theirs ends, and the table shows it from the end of this
+    one, as it shows this game's change. So no later version of a game in play reads the
+    ratings, and its frames are drawn without a read (``games.shared_frames``)."""
     if not table.rated:
         return []
-    key = (record.pk, record.version)
+    key = (record.pk, record.is_over)
     rows = _rating_rows_kept.find(key)
     if rows is None:
         rows = _read_rating_rows(table, seats, record)

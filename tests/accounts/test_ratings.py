@@ -134,25 +134,32 @@ def test_rt2_a_casual_game_or_a_game_with_a_bot_changes_nothing(rated: bool, bot
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
 
-def test_rt3_a_rated_tables_ratings_are_read_once_a_version_for_all_its_viewers() -> None:
-    """Every seat and spectator of a version shows the same ratings: one read for them all,
-    not one per socket (issue 21), and the next version reads them again."""
+def test_rt3_a_rated_tables_ratings_are_read_once_while_it_is_played_and_once_at_its_end() -> None:
+    """Every seat and spectator shows the same ratings: one read for them all, not one per
+    socket (issue 21), and none at a later version of the game in play, whose frames are then
+    drawn without a read; the version that ends it reads them again, with their changes."""
     table = heads_up("blocks", rated=True)
     viewers = [*(seat.user for seat in table.seats.select_related("user")), None]
     record = table.record
     assert record is not None
 
-    def rating_reads(version: int) -> int:
+    def rating_reads(version: int) -> tuple[int, list[str]]:
         with CaptureQueriesContext(connection) as queries:
             frames = table_frames.render_for_viewers(table.pk, viewers, version)
         assert all('data-testid="ratings"' in frame for frame, _ in frames.values())
-        return sum('"accounts_rating"' in query["sql"] for query in queries.captured_queries)
+        reads = sum('"accounts_rating"' in query["sql"] for query in queries.captured_queries)
+        return reads, [frame for frame, _ in frames.values()]
 
-    assert rating_reads(record.version) == 1
+    assert rating_reads(record.version)[0] == 1
     engine, state = get_engine("blocks"), current_state(record)
     seat = engine.current_player(state)
     mover = table.seats.get(number=seat).user
     tables.act(
         table_id=table.pk, user=mover, move=engine.view(state, seat).legal[0], expected_version=record.version
     )
-    assert rating_reads(record.version + 1) == 1
+    assert rating_reads(record.version + 1)[0] == 0
+    record = play_out(table)
+    reads, frames = rating_reads(record.version)
+    changes = [change.delta for change in record.rating_changes.all()]
+    assert reads == 1 and len(changes) == 2
+    assert all(all(f"{delta:+d}" in frame for delta in changes) for frame in frames)
