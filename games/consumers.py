@@ -3,10 +3,10 @@
 The table's group carries only "the table changed, now at version v"; every connection
 then gets its own seat's view (a spectator's if it has no seat; drawn on the event loop from
 the table as this process keeps it, or by one call per version for all its sockets at the
-table, games.shared_frames), so a card never
-reaches a socket that may not see it (LP-3). Frames from the browser are htmx's
-``ws-send`` JSON: ``{"action": "...", "version": "...", ...}``, and table.js's word that the
-page was hidden or shown (``PAGE_STATES``): nothing is drawn for a page nobody sees.
+table, games.shared_frames), so a card never reaches a socket that may not see it (LP-3).
+Frames from the browser are htmx's ``ws-send`` JSON: ``{"action": "...", "version": "...",
+...}``, and table.js's word that the page was hidden or shown (``PAGE_STATES``): nothing is
+drawn for a page nobody sees.
 
 Every frame first passes the connection's rate limit (games.socket_limits): a frame past
 it gets a one-line notice and no database work, and a socket that keeps flooding is
