@@ -202,5 +202,7 @@ def wait_for_first_frame(page: Any) -> None:
     """Until the page's socket has swapped in its first frame (the table as the socket found
     it on connecting). A click that lands while that frame replaces the part under the pointer
     can be lost between the button's press and its release, so a journey that clicks at once
-    after opening a table waits for it first."""
+    after opening a table waits for it first. Only an open table's page is sure of that frame:
+    a started table's page that is current is sent none (games.consumers), and would wait here
+    in vain."""
     page.wait_for_function("() => (window.socketFrames || 0) > 0")
