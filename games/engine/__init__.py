@@ -42,5 +42,12 @@ def get_engine(name: str) -> Engine[Any, Any]:
     """The engine of game ``name``; ``ValueError`` for a game we do not have."""
     if not isinstance(name, str) or name not in engine_names():
         raise ValueError(f"unknown game {name!r}; known games: {list(engine_names())}")
+    return _engine(name)
+
+
+@cache
+def _engine(name: str) -> Engine[Any, Any]:
+    # Looked up a few times for every frame a live table draws: importing anew was a
+    # fortieth of the drawing.
     engine: Engine[Any, Any] = importlib.import_module(f"{__name__}.{name}").ENGINE
     return engine
