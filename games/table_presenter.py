@@ -232,19 +232,42 @@ def table_context(
     state = current_state(record)
     view = spectator_view(engine, state) if me is None else engine.view(state, me)
     to_act = engine.current_player(state)
-    bot_to_act = any(seat.number == to_act and seat.is_bot for seat in seats)
+    page, area = _public_parts(spec, table, seats, record, state)
     context.update(
-        rating_rows=_rating_rows(table, seats, record),
         record=record,
         version=record.version,
         deadline=record.turn_deadline,
-        final=_final_rows(seats, record.outcome or {}) if record.is_over else None,
-        log_section=log_section(record, [seat.name for seat in seats]),
-        bot_to_act=bot_to_act,
-        **game_area(spec, view, seats, me, to_act),
+        **page,
+        **game_area(spec, view, seats, me, to_act, version=record.version, public=area),
     )
     context["announce"] = _game_announcement(context, seats)
     return context
+
+
+PUBLIC_PARTS = 512
+_public: Lru[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = Lru(PUBLIC_PARTS)
+
+
+def _public_parts(
+    spec: TableSpec, table: Table, seats: list[Seat], record: GameRecord, state: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a table's page shows alike to its seats and its spectators at the record's version,
+    worked out once a version for them all: the page's part, and the game's (``public_area``
+    of the spectators' view: it reads only what every viewer sees, LP-3). A started table's
+    seats never change."""
+    key = (record.pk, record.version)
+    parts = _public.find(key)
+    if parts is None:
+        to_act = spec.engine.current_player(state)
+        page = {
+            "rating_rows": _rating_rows(table, seats, record),
+            "final": _final_rows(seats, record.outcome or {}) if record.is_over else None,
+            "log_section": log_section(record, [seat.name for seat in seats]),
+            "bot_to_act": any(seat.number == to_act and seat.is_bot for seat in seats),
+        }
+        parts = page, public_area(spec, spectator_view(spec.engine, state), seats)
+        _public.keep(key, parts)
+    return parts
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
@@ -269,16 +292,26 @@ def _game_announcement(context: dict[str, Any], seats: Sequence[Seat]) -> str:
 
 
 def game_area(
-    spec: TableSpec, view: Any, seats: Sequence[Any], me: int | None, to_act: int | None, *, live: bool = True
+    spec: TableSpec,
+    view: Any,
+    seats: Sequence[Any],
+    me: int | None,
+    to_act: int | None,
+    *,
+    live: bool = True,
+    version: int = 0,
+    public: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a table game's template draws from one view (a seat's, a spectator's, or, in a
-    finished game's replay, the whole state's); ``live=False`` shows no controls."""
+    finished game's replay, the whole state's); ``live=False`` shows no controls, and live ones
+    send back ``version`` with a move. ``public`` is ``public_area`` of the same moment, if the
+    caller keeps it."""
     area: dict[str, Any] = {
         "view": view,
         "to_act": to_act,
         "table_turn": to_act == TABLE_SEAT,
         "my_turn": live and me is not None and to_act == me,
-        **spec.game_area(view, seats, me, to_act, live=live),
+        **spec.game_area(view, seats, me, to_act, live=live, version=version),
     }
     for row in area.get("seat_rows") or ():
         # The view keeps one count per draw; the seat shows the cards thrown in them all.
@@ -288,8 +321,16 @@ def game_area(
     _caption(area.get("board") or [])
     for shown in area.get("last_shown") or ():
         _caption(shown["cards"])
-    area["showdown"] = _showdown(view, seats)
-    area["phase_name"] = _phase_name(spec, view, seats)
-    area["last_hand"] = _last_hand(view, seats)
-    area.update(_tie_context(view, seats, spec))
+    area.update(public_area(spec, view, seats) if public is None else public)
     return area
+
+
+def public_area(spec: TableSpec, view: Any, seats: Sequence[Any]) -> dict[str, Any]:
+    """The words of the game's part that every viewer reads alike: the phase, the last
+    showdown or hand, a tie."""
+    return {
+        "showdown": _showdown(view, seats),
+        "phase_name": _phase_name(spec, view, seats),
+        "last_hand": _last_hand(view, seats),
+        **_tie_context(view, seats, spec),
+    }

@@ -46,12 +46,6 @@ def _cells() -> Any:
     return engines["jinja2"].env.get_template("games/kinds/blocks/cells.html").module  # type: ignore[attr-defined]
 
 
-def _still(place: BlocksPlace, mine: bool) -> Markup:
-    """A place the viewer cannot move on, as HTML: the same at every table and version where it
-    holds the same block, so drawn once per process (it was most of a frame's drawing)."""
-    return _still_html(place.row, place.index, place.filled, place.face, mine)
-
-
 @functools.lru_cache(maxsize=STILL_CELLS)
 def _still_html(row: int, index: int, filled: bool, face: str | None, mine: bool) -> Markup:
     return Markup(_cells().still(f"{row},{index}", block_face(face) if filled else None, mine))
@@ -88,38 +82,65 @@ def _hands(names: tuple[str, ...], me: int | None, hands: tuple[tuple[BlocksHand
     return Markup(_cells().hands(seats))
 
 
-def _grid(view: BlocksView, moves: Sequence[Move], me: int | None) -> list[dict[str, Any]]:
-    """The pyramid's rows, top row first, as the template draws them: a row where this viewer
-    has no move as its HTML (``html``), else its ``cells``: ``still`` (its HTML) where the
-    viewer has no move, else what the move's form shows of it. A viewer has moves only on
-    their turn at a live table (``BlocksView.moves``)."""
+def _grid(view: BlocksView, moves: Sequence[Move], me: int | None, version: int) -> Markup:
+    """The pyramid's rows as HTML, top row first: each place the viewer cannot move on as its
+    kept HTML, the others as the move's form, which sends back ``version``. A viewer has moves
+    only on their turn at a live table (``BlocksView.moves``), so the other viewers' rows are
+    all kept whole."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
-    rows: dict[int, list[dict[str, Any]]] = {}
+    rows: dict[int, list[BlocksPlace]] = {}
     for place in view.pyramid:
-        at = (place.row, place.index)
-        move = here.get(at)
-        mine = bool(place.face) and place.placer == me
-        if move is None:
-            cell: dict[str, Any] = {"still": _still(place, mine)}
+        rows.setdefault(place.row, []).append(place)
+    drawn = []
+    for r in sorted(rows, reverse=True):
+        places = rows[r]
+        if here and any((place.row, place.index) in here for place in places):
+            cells = "".join(_cell(place, here.get((place.row, place.index)), me, version) for place in places)
+            drawn.append(f'<div class="block-row">{cells}</div>')
         else:
-            face = block_face(place.face) if place.filled else {"image": "", "label": "", "card": ""}
-            cell = {
-                **face,
-                "filled": place.filled,
-                "where": f"{at[0]},{at[1]}",
-                "spot": f"row {place.row + 1} from the bottom, place {place.index + 1}",
-                "move": move,
-            }
-        rows.setdefault(place.row, []).append(cell)
-    return [_row(rows[r]) for r in sorted(rows, reverse=True)]
+            drawn.append(_still_row(tuple(_still_key(place, me) for place in places)))
+    return Markup("".join(drawn))
 
 
-def _row(cells: list[dict[str, Any]]) -> dict[str, Any]:
-    # Joined here, not looped over in the template: most rows of most frames hold no move,
-    # and the template's loop cost more than the places' kept HTML.
-    if any("move" in cell for cell in cells):
-        return {"cells": cells}
-    return {"html": Markup("".join(cell["still"] for cell in cells))}
+def _still_key(place: BlocksPlace, me: int | None) -> tuple[int, int, bool, str | None, bool]:
+    return place.row, place.index, place.filled, place.face, bool(place.face) and place.placer == me
+
+
+STILL_ROWS = 8192
+"""Rows kept drawn: a move changes one row of a table's pyramid, so a row is drawn again for
+each of its viewers at the versions that change it, and kept for the ones between."""
+
+
+@functools.lru_cache(maxsize=STILL_ROWS)
+def _still_row(places: tuple[tuple[int, int, bool, str | None, bool], ...]) -> Markup:
+    """A row where the viewer has no move, as HTML: its places' kept HTML joined once, and the
+    row kept whole (most rows of most frames hold no move, and do not change from one version
+    to the next)."""
+    return Markup('<div class="block-row">' + "".join(_still_html(*place) for place in places) + "</div>")
+
+
+def _cell(place: BlocksPlace, move: Move | None, me: int | None, version: int) -> str:
+    if move is None:
+        return _still_html(*_still_key(place, me))
+    before, after = _move_cell(place.row, place.index, place.filled, place.face, move.text)
+    return f"{before}{version}{after}"
+
+
+MOVE_CELLS = 4096
+"""More than every place a move can be made on: 36 places, each open or holding one of 54
+blocks (face up to the taker, or hidden)."""
+_VERSION = "\x00"
+"""Where the version goes in a kept move's form: a character no page's HTML holds."""
+
+
+@functools.lru_cache(maxsize=MOVE_CELLS)
+def _move_cell(row: int, index: int, filled: bool, face: str | None, text: str) -> tuple[str, str]:
+    """A place the viewer may move on, as its form's HTML before and after the version it sends
+    back: the same at every table and version for the same place, block and move."""
+    spot = f"row {row + 1} from the bottom, place {index + 1}"
+    form = _cells().move(f"{row},{index}", block_face(face) if filled else None, spot, text, _VERSION)
+    before, after = str(form).split(_VERSION)
+    return before, after
 
 
 def _button(move: Move) -> dict[str, str]:
@@ -268,7 +289,14 @@ class BlocksSpec(TableSpec):
     )
 
     def game_area(
-        self, view: BlocksView, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool
+        self,
+        view: BlocksView,
+        seats: Sequence[Seat],
+        me: int | None,
+        to_act: int | None,
+        *,
+        live: bool,
+        version: int = 0,
     ) -> dict[str, Any]:
         names = {seat.number: seat.name for seat in seats}
         held = view.holding
@@ -278,7 +306,7 @@ class BlocksSpec(TableSpec):
             holding = {**block_face(held.face), "taker": "You" if held.seat == me else taker}
         moves = view.moves if live else ()
         context: dict[str, Any] = {
-            "grid": _grid(view, moves, me),
+            "grid": _grid(view, moves, me, version),
             "buttons": [_button(move) for move in moves if move.kind in ("hand", "keep", "tie-replay")],
             "hands": _hands(tuple(names.get(seat, "") for seat in range(len(view.hands))), me, view.hands),
             "holding": holding,

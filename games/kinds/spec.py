@@ -155,6 +155,14 @@ class TableSpec(GameSpec):
 
     @abstractmethod
     def game_area(
-        self, view: Any, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool
+        self,
+        view: Any,
+        seats: Sequence[Seat],
+        me: int | None,
+        to_act: int | None,
+        *,
+        live: bool,
+        version: int = 0,
     ) -> dict[str, Any]:
-        """What the game's table template draws from one view; ``live=False`` shows no controls."""
+        """What the game's table template draws from one view; ``live=False`` shows no controls,
+        and live ones send back the game's ``version`` with a move."""

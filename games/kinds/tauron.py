@@ -129,7 +129,14 @@ class TauronSpec(TableSpec):
         return ante_errors(config)
 
     def game_area(
-        self, view: TauronView, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool
+        self,
+        view: TauronView,
+        seats: Sequence[Seat],
+        me: int | None,
+        to_act: int | None,
+        *,
+        live: bool,
+        version: int = 0,
     ) -> dict[str, Any]:
         moves = view.moves if live else ()
         names = {seat.number: seat.name for seat in seats}

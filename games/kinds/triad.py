@@ -292,7 +292,14 @@ class TriadSpec(TableSpec):
         return errors
 
     def game_area(
-        self, view: TriadView, seats: Sequence[Seat], me: int | None, to_act: int | None, *, live: bool
+        self,
+        view: TriadView,
+        seats: Sequence[Seat],
+        me: int | None,
+        to_act: int | None,
+        *,
+        live: bool,
+        version: int = 0,
     ) -> dict[str, Any]:
         moves = view.moves if live else ()
         return {

@@ -3,6 +3,8 @@ kept place must never carry one viewer's knowledge into another's frame (LP-3)."
 
 from __future__ import annotations
 
+import dataclasses
+
 from games.engine import Move
 from games.engine.blocks import BlocksHand, BlocksPlace
 from games.kinds import blocks
@@ -13,8 +15,7 @@ def place(face: str | None, placer: int | None, *, filled: bool = True) -> Block
 
 
 def still(face: str | None, placer: int | None, me: int | None, *, filled: bool = True) -> str:
-    mine = bool(face) and placer == me
-    return str(blocks._still(place(face, placer, filled=filled), mine))
+    return str(blocks._still_html(*blocks._still_key(place(face, placer, filled=filled), me)))
 
 
 def test_a_kept_place_shows_each_viewer_only_what_the_key_says() -> None:
@@ -29,8 +30,8 @@ def test_a_kept_place_shows_each_viewer_only_what_the_key_says() -> None:
     assert still("Qs", 0, None) == seen_by_placer.replace("block mine", "block")  # a replay's
     assert still(None, None, None, filled=False) == '<div class="block-slot empty"></div>'
     assert blocks._still_html.cache_info().currsize == 4
-    kept = blocks._still(place("Qs", 0), True)
-    assert blocks._still(place("Qs", 0), True) is kept  # found, not drawn again
+    kept = blocks._still_html(*blocks._still_key(place("Qs", 0), 0))
+    assert blocks._still_html(*blocks._still_key(place("Qs", 0), 0)) is kept  # found, not drawn again
     assert blocks._still_html.cache_info().currsize == 4
 
 
@@ -44,23 +45,60 @@ def test_a_row_with_the_viewers_move_has_its_form_and_a_row_without_is_its_html(
     class View:
         pyramid = (empty, filled)
 
-    top, bottom = blocks._grid(View(), (move,), 0)  # type: ignore[arg-type]
-    assert top == {"html": blocks._still(filled, False)}
-    assert bottom == {
-        "cells": [
-            {
-                "image": "",
-                "label": "",
-                "card": "",
-                "filled": False,
-                "where": "0,2",
-                "spot": "row 1 from the bottom, place 3",
-                "move": move,
-            }
-        ]
-    }
-    top, bottom = blocks._grid(View(), (), 0)  # type: ignore[arg-type]
-    assert bottom == {"html": blocks._still(empty, False)}
+    grid = str(blocks._grid(View(), (move,), 0, 17))  # type: ignore[arg-type]
+    top = '<div class="block-row">' + still(None, 1, 0).replace('"0,2"', '"1,0"') + "</div>"
+    assert grid == top + (
+        '<div class="block-row"><form data-ws-send class="block-slot">'
+        '<input type="hidden" name="version" value="17"><input type="hidden" name="action" value="place 0,2">'
+        '<button class="block-button open" aria-label="Place your block in row 1 from the bottom, place 3">'
+        '<span aria-hidden="true">+</span></button></form></div>'
+    )
+    assert str(blocks._grid(View(), (move,), 0, 18)) == grid.replace('value="17"', 'value="18"')
+    assert (
+        str(blocks._grid(View(), (), 0, 17))
+        == top + '<div class="block-row"><div class="block-slot empty"></div></div>'
+    )
+
+
+def test_a_kept_move_is_drawn_once_and_shows_only_the_block_its_key_says() -> None:
+    blocks._move_cell.cache_clear()
+    taken = BlocksPlace(row=2, index=1, filled=True, face="Qs", placer=0, open=False, takeable=True)
+    hidden = dataclasses.replace(taken, face=None)
+    move = Move("take 2,1", "take", at=(2, 1))
+
+    class View:
+        def __init__(self, pyramid: tuple[BlocksPlace, ...]) -> None:
+            self.pyramid = pyramid
+
+    seen = str(blocks._grid(View((taken,)), (move,), 1, 5))  # type: ignore[arg-type]
+    unseen = str(blocks._grid(View((hidden,)), (move,), 1, 5))  # type: ignore[arg-type]
+    assert 'data-card="Qs"' in seen and "Take the Queen of spades (row 3 from the bottom, place 2)" in seen
+    assert "Qs" not in unseen and "Take the hidden block" in unseen
+    assert str(blocks._grid(View((taken,)), (move,), 1, 6)) == seen.replace('value="5"', 'value="6"')
+    assert blocks._move_cell.cache_info().currsize == 2
+
+
+def test_a_kept_row_is_drawn_once_for_its_places_and_shows_each_viewer_its_own_blocks() -> None:
+    """LP-3: the placer's faces are part of a row's key, so no other viewer is shown them."""
+    blocks._still_row.cache_clear()
+    row = (
+        BlocksPlace(row=0, index=0, filled=True, face="Qs", placer=0, open=False, takeable=False),
+        BlocksPlace(row=0, index=1, filled=True, face=None, placer=1, open=False, takeable=False),
+    )
+    hidden = (dataclasses.replace(row[0], face=None), row[1])
+
+    class View:
+        def __init__(self, pyramid: tuple[BlocksPlace, ...]) -> None:
+            self.pyramid = pyramid
+
+    as_placer = blocks._grid(View(row), (), 0, 3)  # type: ignore[arg-type]
+    as_other = blocks._grid(View(hidden), (), 1, 3)  # type: ignore[arg-type]
+    assert 'data-card="Qs"' in as_placer and "block mine" in as_placer
+    assert "Qs" not in as_other and "mine" not in as_other
+    assert (
+        blocks._still_row(tuple(blocks._still_key(p, 0) for p in row)) == as_placer
+    )  # kept, not drawn again
+    assert blocks._still_row.cache_info().currsize == 2
 
 
 def test_a_hands_blocks_are_drawn_from_their_kept_pictures() -> None:
