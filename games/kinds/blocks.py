@@ -4,8 +4,6 @@ table as one seat sees it, its steps in words and its standing."""
 from __future__ import annotations
 
 import functools
-import itertools
-import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +17,6 @@ from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, card_name, plural, seat_name, sentence
-from games.lru import Lru
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -89,46 +86,37 @@ def _grid(view: BlocksView, moves: Sequence[Move], me: int | None, version: int)
     """The pyramid's rows as HTML, top row first: each place the viewer cannot move on as its
     kept HTML, the others as the move's form, which sends back ``version``. A viewer has moves
     only on their turn at a live table (``BlocksView.moves``), so the other viewers' rows are
-    all kept whole. The view lists the places row by row, the foundation first."""
+    all kept whole."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
-    moving = {at[0] for at in here}
+    rows: dict[int, list[BlocksPlace]] = {}
+    for place in view.pyramid:
+        rows.setdefault(place.row, []).append(place)
     drawn = []
-    for row, group in itertools.groupby(view.pyramid, key=_ROW):
-        places = tuple(group)
-        if row in moving:
+    for r in sorted(rows, reverse=True):
+        places = rows[r]
+        if here and any((place.row, place.index) in here for place in places):
             cells = "".join(_cell(place, here.get((place.row, place.index)), me, version) for place in places)
             drawn.append(f'<div class="block-row">{cells}</div>')
         else:
-            drawn.append(_still_row(places, me))
-    drawn.reverse()
+            drawn.append(_still_row(tuple(_still_key(place, me) for place in places)))
     return Markup("".join(drawn))
-
-
-_ROW = operator.attrgetter("row")
-STILL_ROWS = 8192
-"""Rows kept drawn: a move changes one row of a table's pyramid, so a row is drawn again for
-each of its viewers at the versions that change it, and kept for the ones between."""
-_still_rows: Lru[tuple[tuple[int, ...], int | None], tuple[tuple[BlocksPlace, ...], Markup]] = Lru(STILL_ROWS)
-
-
-def _still_row(places: tuple[BlocksPlace, ...], me: int | None) -> Markup:
-    """A row where the viewer has no move, as HTML, kept whole: most rows of most frames hold no
-    move, and do not change from one version to the next. The engine's views share a place's
-    object from one view to the next while it does not change (``_place_view``), so a row is
-    found by its places' identities: kept with the row, no other object can take them."""
-    key = (tuple(map(id, places)), me)
-    kept = _still_rows.find(key)
-    if kept is not None:
-        return kept[1]
-    html = Markup(
-        '<div class="block-row">' + "".join(_still_html(*_still_key(p, me)) for p in places) + "</div>"
-    )
-    _still_rows.keep(key, (places, html))
-    return html
 
 
 def _still_key(place: BlocksPlace, me: int | None) -> tuple[int, int, bool, str | None, bool]:
     return place.row, place.index, place.filled, place.face, bool(place.face) and place.placer == me
+
+
+STILL_ROWS = 8192
+"""Rows kept drawn: a move changes one row of a table's pyramid, so a row is drawn again for
+each of its viewers at the versions that change it, and kept for the ones between."""
+
+
+@functools.lru_cache(maxsize=STILL_ROWS)
+def _still_row(places: tuple[tuple[int, int, bool, str | None, bool], ...]) -> Markup:
+    """A row where the viewer has no move, as HTML: its places' kept HTML joined once, and the
+    row kept whole (most rows of most frames hold no move, and do not change from one version
+    to the next)."""
+    return Markup('<div class="block-row">' + "".join(_still_html(*place) for place in places) + "</div>")
 
 
 def _cell(place: BlocksPlace, move: Move | None, me: int | None, version: int) -> str:
