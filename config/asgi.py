@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -37,6 +38,17 @@ application = ProtocolTypeRouter(
 # and used less CPU a move in 5 pairs of 6 (docs/benchmarks.md, issue 21's twelfth round).
 GIL_SWITCH_S = 0.001
 sys.setswitchinterval(GIL_SWITCH_S)
+
+
+def _freeze_startup_objects() -> None:
+    """The objects of the site as it starts (Django, its apps, the engines) live as long as the
+    process: kept out of the garbage collector's full passes, which otherwise walk them all,
+    again and again, under the many short-lived objects a busy table's frames make."""
+    gc.collect()
+    gc.freeze()
+
+
+reactor.callWhenRunning(_freeze_startup_objects)
 
 # LP-5: a web process says it is up every few seconds. Daphne has no ASGI lifespan events,
 # so the heartbeat starts when its reactor runs: a process that only imports this module
