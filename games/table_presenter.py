@@ -232,7 +232,7 @@ def table_context(
     state = current_state(record)
     view = spectator_view(engine, state) if me is None else engine.view(state, me)
     to_act = engine.current_player(state)
-    page, area = _public_parts(spec, table, seats, record, state)
+    page, area = _public_parts(spec, table, seats, record, state, to_act)
     context.update(
         record=record,
         version=record.version,
@@ -249,7 +249,7 @@ _public: Lru[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = Lru(PUBLI
 
 
 def _public_parts(
-    spec: TableSpec, table: Table, seats: list[Seat], record: GameRecord, state: Any
+    spec: TableSpec, table: Table, seats: list[Seat], record: GameRecord, state: Any, to_act: int | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """What a table's page shows alike to its seats and its spectators at the record's version,
     worked out once a version for them all: the page's part, and the game's (``public_area``
@@ -258,7 +258,6 @@ def _public_parts(
     key = (record.pk, record.version)
     parts = _public.find(key)
     if parts is None:
-        to_act = spec.engine.current_player(state)
         page = {
             "rating_rows": _rating_rows(table, seats, record),
             "final": _final_rows(seats, record.outcome or {}) if record.is_over else None,
