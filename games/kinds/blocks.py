@@ -4,6 +4,7 @@ table as one seat sees it, its steps in words and its standing."""
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,7 @@ from django.template import engines
 from markupsafe import Markup
 
 from games.engine import Move
-from games.engine.blocks import BlocksHand, BlocksPlace, BlocksView
+from games.engine.blocks import FOUNDATION, PLACE_ID, BlocksHand, BlocksPlace, BlocksView
 from games.engine.solitaire_common import and_list
 from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
@@ -71,15 +72,25 @@ def _hand_blocks(cards: Sequence[str]) -> Markup:
 def _hands(names: tuple[str, ...], me: int | None, hands: tuple[tuple[BlocksHand, ...], ...]) -> Markup:
     """The players' hands as HTML, ``names`` and ``hands`` by seat: the same for every viewer
     of a table but for ``me``, and for many moves on end, so drawn once for them."""
-    seats = [
-        {
-            "seat": name,
-            "is_me": number == me,
-            "hands": [{"name": hand.name, "blocks": _hand_blocks(hand.cards)} for hand in seat_hands],
-        }
+    sets = (
+        _hand_set(name, number == me, seat_hands)
         for number, (name, seat_hands) in enumerate(zip(names, hands, strict=True))
-    ]
-    return Markup(_cells().hands(seats))
+    )
+    return Markup('<div class="block-hands">' + "".join(sets) + "</div>")
+
+
+@functools.lru_cache(maxsize=HAND_SETS)
+def _hand_set(name: str, is_me: bool, hands: tuple[BlocksHand, ...]) -> Markup:
+    """One player's hands as HTML: a move changes one player's at most, so the other's is
+    found kept, and the one that changed is drawn twice (for its player, and for the rest)."""
+    shown = [{"name": hand.name, "blocks": _hand_blocks(hand.cards)} for hand in hands]
+    return Markup(_cells().hand_set(name, is_me, shown))
+
+
+_ROWS = tuple((r, PLACE_ID[r, 0], PLACE_ID[r, 0] + FOUNDATION - r) for r in reversed(range(FOUNDATION)))
+"""Each row of the pyramid, top row first, as the slice of a view's places (in ``PLACES``
+order) that holds it."""
+_FACES, _PLACERS = operator.attrgetter("face"), operator.attrgetter("placer")
 
 
 def _grid(view: BlocksView, moves: Sequence[Move], me: int | None, version: int) -> Markup:
@@ -88,17 +99,18 @@ def _grid(view: BlocksView, moves: Sequence[Move], me: int | None, version: int)
     only on their turn at a live table (``BlocksView.moves``), so the other viewers' rows are
     all kept whole."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
-    rows: dict[int, list[BlocksPlace]] = {}
-    for place in view.pyramid:
-        rows.setdefault(place.row, []).append(place)
+    rows_with_moves = {at[0] for at in here}
     drawn = []
-    for r in sorted(rows, reverse=True):
-        places = rows[r]
-        if here and any((place.row, place.index) in here for place in places):
+    for row, start, end in _ROWS:
+        places = view.pyramid[start:end]
+        if row in rows_with_moves:
             cells = "".join(_cell(place, here.get((place.row, place.index)), me, version) for place in places)
             drawn.append(f'<div class="block-row">{cells}</div>')
         else:
-            drawn.append(_still_row(tuple(_still_key(place, me) for place in places)))
+            faces = tuple(map(_FACES, places))
+            # Whose the row's blocks are matters only where a face is shown ("mine"): rows of
+            # empty and hidden places are kept once for every viewer.
+            drawn.append(_still_row(row, me if any(faces) else None, faces, tuple(map(_PLACERS, places))))
     return Markup("".join(drawn))
 
 
@@ -112,11 +124,18 @@ each of its viewers at the versions that change it, and kept for the ones betwee
 
 
 @functools.lru_cache(maxsize=STILL_ROWS)
-def _still_row(places: tuple[tuple[int, int, bool, str | None, bool], ...]) -> Markup:
-    """A row where the viewer has no move, as HTML: its places' kept HTML joined once, and the
-    row kept whole (most rows of most frames hold no move, and do not change from one version
-    to the next)."""
-    return Markup('<div class="block-row">' + "".join(_still_html(*place) for place in places) + "</div>")
+def _still_row(
+    row: int, me: int | None, faces: tuple[str | None, ...], placers: tuple[int | None, ...]
+) -> Markup:
+    """A row where the viewer ``me`` has no move, from its places' faces (``None``: empty or
+    hidden from ``me``) and placers (``None``: empty), as HTML: its places' kept HTML joined
+    once, and the row kept whole (most rows of most frames hold no move, and do not change from
+    one version to the next)."""
+    cells = (
+        _still_html(row, index, placer is not None, face, bool(face) and placer == me)
+        for index, (face, placer) in enumerate(zip(faces, placers, strict=True))
+    )
+    return Markup('<div class="block-row">' + "".join(cells) + "</div>")
 
 
 def _cell(place: BlocksPlace, move: Move | None, me: int | None, version: int) -> str:
