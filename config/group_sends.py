@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -26,7 +26,6 @@ Announcement = tuple[str, dict[str, Any]]
 # context goes with a call into the database thread, and with it the same list).
 _handed_back: ContextVar[list[Announcement] | None] = ContextVar("handed_back", default=None)
 
-P = ParamSpec("P")
 R = TypeVar("R")
 
 
@@ -41,23 +40,33 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-async def call_then_send(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """``func`` on the database thread, then the messages it sent, from this loop: also when
-    it raised after something committed."""
+async def call_then_send(
+    func: Callable[[], R], *, prepare: Callable[[str, dict[str, Any]], None] | None = None
+) -> R:
+    """``func()`` on the database thread, then the messages it sent, from this loop: also when
+    it raised after something committed. ``prepare(group, message)`` may add to each message
+    on the loop first (what it raises is logged, and the message sent as it stands)."""
     pending: list[Announcement] = []
     token = _handed_back.set(pending)
     try:
-        return await database_sync_to_async(func)(*args, **kwargs)
+        return await database_sync_to_async(func)()
     finally:
         _handed_back.reset(token)
-        await _send_each(pending)
+        await _send_each(pending, prepare)
 
 
-async def _send_each(pending: list[Announcement]) -> None:
+async def _send_each(
+    pending: list[Announcement], prepare: Callable[[str, dict[str, Any]], None] | None
+) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     for group, message in pending:
+        if prepare is not None:
+            try:
+                prepare(group, message)
+            except Exception:
+                logger.exception("a message to %s went out unprepared", group)
         try:
             await layer.group_send(group, message)
         except Exception as exc:

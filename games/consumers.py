@@ -24,10 +24,10 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
-from games import action_rows, queued_moves, stale_sockets, tables
+from games import queued_moves, stale_sockets, tables
 from games.errors import GameError
 from games.models import Seat, Table
-from games.shared_frames import frame_at
+from games.shared_frames import Heard, frame_at
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
 from games.table_frames import render_lobby, render_table
 
@@ -177,15 +177,13 @@ class TableConsumer(FrameLimitedConsumer):
         if self.hidden:
             self.missed = True  # drawn when the page is shown again
             return
-        row = action_rows.from_announcement(event.get("row"))
-        await self.send_table(version=version, row=row, game=event.get("game"))
+        await self.send_table(version=version, heard=Heard.of(event))
 
     async def send_table(
         self,
         error: str = "",
         version: int | None = None,
-        row: action_rows.Announced | None = None,
-        game: object = None,
+        heard: Heard | None = None,
     ) -> None:
         # The same refusal again (a client repeating a stale or illegal frame, within its
         # limit) gets the frame already drawn for it: no render, whatever it repeats.
@@ -198,7 +196,7 @@ class TableConsumer(FrameLimitedConsumer):
                     self.table_id, self.person, error, version
                 )
             else:
-                html, version = await frame_at(self, version, row, game)
+                html, version = await frame_at(self, version, heard)
         except Table.DoesNotExist:
             # Gone while this socket was open (only a test database is emptied under one):
             # closed as a socket for no table is at connect.

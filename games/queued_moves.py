@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from functools import partial
 
 from accounts.models import User
 from config.group_sends import call_then_send
 from config.thread_batches import ThreadBatches
-from games.table_frames import Move, play_batch
+from games.table_frames import Move, add_public_part, play_batch
 
 BATCH = 16
 """The most moves one call stores: their players wait for the last of them."""
 
 
 async def _play_in_thread(moves: list[Move]) -> list[Exception | None]:
-    # The announcements of the moves stored go out from this loop once the call returns.
-    outcomes: list[Exception | None] = await call_then_send(play_batch, moves)
-    return outcomes
+    # The announcements of the moves stored go out from this loop once the call returns,
+    # each with its version's public part.
+    return await call_then_send(partial(play_batch, moves), prepare=add_public_part)
 
 
 _batches: ThreadBatches[Move, None] = ThreadBatches(_play_in_thread, BATCH)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
@@ -31,10 +32,27 @@ from config.thread_batches import ThreadBatches
 from games import action_rows, stale_sockets
 from games.stale_sockets import TableSocket
 from games.table_frames import remember_carried, render_for_viewers, render_table, viewer_key
+from games.table_presenter import keep_carried_public_part
 
 Frames = dict[int | None, tuple[str, int | None]]
 BATCH = 16
 """The most versions one call draws: their sockets wait for the last of them to be drawn."""
+
+
+class Heard(NamedTuple):
+    """What a move's announcement carried besides its version."""
+
+    row: action_rows.Announced | None
+    """The action that made the version."""
+    game: object
+    """What the move changed in the game's row (``carried_games``)."""
+    public: object = None
+    """The version's public part, as the process that made the move worked it out
+    (``table_frames.add_public_part``)."""
+
+    @classmethod
+    def of(cls, event: dict[str, Any]) -> Heard:
+        return cls(action_rows.from_announcement(event.get("row")), event.get("game"), event.get("public"))
 
 
 @dataclass(eq=False)
@@ -42,10 +60,7 @@ class _Ask:
     table_id: int
     version: int
     viewers: list[User | None]
-    row: action_rows.Announced | None
-    """The action that made the version, as its announcement carried it."""
-    game: object
-    """What the move changed in the game's row, as its announcement carried it (``carried_games``)."""
+    heard: Heard | None
 
 
 _drawing: dict[tuple[int, int], asyncio.Future[Frames]] = {}
@@ -53,13 +68,11 @@ _drawing: dict[tuple[int, int], asyncio.Future[Frames]] = {}
 was drawn makes one of its own, which finds the frames kept (``table_frames``)."""
 
 
-async def frame_at(
-    socket: TableSocket, version: int, row: action_rows.Announced | None = None, game: object = None
-) -> tuple[str, int | None]:
-    """``socket``'s frame of its table at ``version`` (made by the action ``row`` that changed
-    ``game`` in the game's row, if they are known), and the version it shows."""
+async def frame_at(socket: TableSocket, version: int, heard: Heard | None = None) -> tuple[str, int | None]:
+    """``socket``'s frame of its table at ``version`` (with what the announcement of the move
+    that made it carried, if it is known), and the version it shows."""
     try:
-        return _drawn_here(socket, version, row, game)
+        return _drawn_here(socket, version, heard)
     except SynchronousOnlyOperation:
         pass  # something must be read: the thread's way
     key = (socket.table_id, version)
@@ -67,7 +80,7 @@ async def frame_at(
     if drawing is None or drawing.get_loop() is not asyncio.get_running_loop():
         in_sight = [s.person for s in stale_sockets.at_table(socket.table_id) if not s.hidden]
         viewers = {viewer_key(person): person for person in [*in_sight, socket.person]}
-        drawing = _batches.submit(_Ask(socket.table_id, version, list(viewers.values()), row, game))
+        drawing = _batches.submit(_Ask(socket.table_id, version, list(viewers.values()), heard))
         _drawing[key] = drawing
         drawing.add_done_callback(lambda done: _forget(key, done))
     # A socket that closes while it waits must not cancel what the others wait for.
@@ -78,19 +91,19 @@ async def frame_at(
     return mine
 
 
-def _drawn_here(
-    socket: TableSocket, version: int, row: action_rows.Announced | None, game: object
-) -> tuple[str, int | None]:
+def _drawn_here(socket: TableSocket, version: int, heard: Heard | None) -> tuple[str, int | None]:
     """``frame_at`` from what this process keeps, on the loop: raises ``SynchronousOnlyOperation``
     if it would read the database."""
-    _remember_announced(socket.table_id, version, row, game)
+    _remember_announced(socket.table_id, version, heard)
     return render_table(socket.table_id, socket.person, "", version)
 
 
-def _remember_announced(table_id: int, version: int, row: action_rows.Announced | None, game: object) -> None:
-    if row is not None:
-        action_rows.remember_announced(row)
-        remember_carried(table_id, version, game)
+def _remember_announced(table_id: int, version: int, heard: Heard | None) -> None:
+    if heard is not None and heard.row is not None:
+        action_rows.remember_announced(heard.row)
+        remember_carried(table_id, version, heard.game)
+        if heard.public is not None:
+            keep_carried_public_part(heard.row[0], version, heard.public)
 
 
 def _forget(key: tuple[int, int], done: asyncio.Future[Frames]) -> None:
@@ -113,7 +126,7 @@ def _draw(batch: list[_Ask]) -> list[Frames | BaseException]:
     drawn: list[Frames | BaseException] = []
     for ask in batch:
         try:
-            _remember_announced(ask.table_id, ask.version, ask.row, ask.game)
+            _remember_announced(ask.table_id, ask.version, ask.heard)
             drawn.append(render_for_viewers(ask.table_id, ask.viewers, ask.version))
         except Exception as exc:  # handed to the sockets that asked, which handle it
             drawn.append(exc)

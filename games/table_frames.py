@@ -12,8 +12,9 @@ import copy
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import transaction
 from django.db.models import Prefetch
 from django.template import engines
@@ -21,10 +22,11 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from config.compiled_reads import CompiledGet
-from games import action_rows, carried_games, tables
+from games import action_rows, carried_games, table_presenter, tables
 from games.lru import Lru
 from games.models import Seat, Table
 from games.started_seats import seats_of
+from games.state_cache import kept_state
 from games.table_presenter import my_seat, table_context
 
 logger = logging.getLogger(__name__)
@@ -164,6 +166,32 @@ def render_table(
         frame, _ = _render(table, user, "", seats)
         _frames.keep(key, frame)
     return frame, record.version
+
+
+def add_public_part(group: str, message: dict[str, Any]) -> None:
+    """A move's announcement, made by this process, carries the public part of the version it
+    made (``public_part``): the other processes at the table draw their sockets' frames
+    without working it out again. Called on the event loop before the announcement is sent
+    (``config.group_sends.call_then_send``); this process draws its own sockets' frames next,
+    from the part worked out here."""
+    table_id, version = message.get("table"), message.get("version")
+    if message.get("type") == "table.changed" and message.get("row") and table_id and version is not None:
+        message["public"] = public_part(table_id, version)
+
+
+def public_part(table_id: int, version: int) -> dict[str, Any] | None:
+    """The public part of the table at ``version`` as an announcement carries it
+    (``table_presenter.public_part_to_carry``), from what this process keeps, on the event
+    loop; ``None`` when it keeps too little, or the part would need a read."""
+    table, seats = _tables.find((table_id, version)) or (None, [])
+    record = None if table is None else table.record
+    state = None if record is None else kept_state(record)
+    if table is None or record is None or state is None:
+        return None
+    try:
+        return table_presenter.public_part_to_carry(table, seats, record, state)
+    except SynchronousOnlyOperation:
+        return None
 
 
 def viewer_key(user: User | None) -> int | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from markupsafe import Markup
+
 from accounts.models import Rating, User
 from accounts.ratings import MODEL
 from games import kinds
@@ -267,6 +269,34 @@ def _public_parts(
         parts = page, public_area(spec, spectator_view(spec.engine, state), seats)
         _public.keep(key, parts)
     return parts
+
+
+PAGE_KEYS = frozenset({"rating_rows", "final", "log_section", "bot_to_act"})
+AREA_KEYS = frozenset({"showdown", "phase_name", "last_hand", "tie_note", "replay_note"})
+
+
+def public_part_to_carry(table: Table, seats: list[Seat], record: GameRecord, state: Any) -> dict[str, Any]:
+    """The version's public part (``_public_parts``) as a move's announcement carries it to the
+    other processes at the table (``keep_carried_public_part``): what the channel layer's
+    msgpack can carry, the log as text. Raises ``SynchronousOnlyOperation`` if it must read."""
+    spec = kinds.get_table_game(table.game)
+    page, area = _public_parts(spec, table, seats, record, state, spec.engine.current_player(state))
+    return {"page": {**page, "log_section": str(page["log_section"])}, "area": area}
+
+
+def keep_carried_public_part(record_id: int, version: int, carried: object) -> None:
+    """The public part of the game's version as another process worked it out and its move's
+    announcement carried it: this process then draws its sockets' frames without working it
+    out again. Ignored unless it has the shape ``public_part_to_carry`` gives."""
+    if _public.find((record_id, version)) is not None or not isinstance(carried, dict):
+        return
+    page, area = carried.get("page"), carried.get("area")
+    if not isinstance(page, dict) or page.keys() != PAGE_KEYS or not isinstance(area, dict):
+        return
+    if not area.keys() <= AREA_KEYS or not isinstance(page["log_section"], str):
+        return
+    # Built here from the spectators' view, and so only from what every viewer may see (LP-3).
+    _public.keep((record_id, version), ({**page, "log_section": Markup(page["log_section"])}, area))
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:

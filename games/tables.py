@@ -67,7 +67,7 @@ def _announce(
     carries its action's row and what it changed in the game's (``action_rows``,
     ``carried_games``), so that no process reads them; the sockets are told only the version,
     and each draws what its seat may see (LP-3)."""
-    message = {"type": "table.changed", "version": version, "row": row, "game": game}
+    message = {"type": "table.changed", "table": table.pk, "version": version, "row": row, "game": game}
     send_to_group(table_group(table.pk), message)
     if lobby:
         send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})

@@ -10,14 +10,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import msgpack
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from games import action_rows, carried_games, shared_frames, stale_sockets, state_cache, table_frames, tables
+from games import (
+    action_rows,
+    carried_games,
+    shared_frames,
+    stale_sockets,
+    state_cache,
+    table_frames,
+    table_log,
+    table_presenter,
+    tables,
+)
 from games.engine import get_engine
 from games.models import GameRecord, Seat, Table
 from games.state_cache import current_state
@@ -132,9 +144,7 @@ async def test_a_move_made_elsewhere_is_drawn_on_the_loop_from_its_announcement(
     table, first, announcement = await sync_to_async(_moved_elsewhere)(monkeypatch, drawn_before=True)
     version = announcement["version"]
     _never_the_thread(monkeypatch)
-    html, shown = await shared_frames.frame_at(
-        FakeSocket(table.pk, first), version, announcement["row"], announcement["game"]
-    )
+    html, shown = await shared_frames.frame_at(FakeSocket(table.pk, first), version, _heard(announcement))
     monkeypatch.undo()
     table_frames._tables.clear()
     table_frames._frames.clear()
@@ -264,7 +274,7 @@ def test_a_move_s_announcement_carries_its_action_so_no_process_reads_it(
     action = table.record.actions.get()
     assert announcement["row"] == (table.record.pk, 0, 0, action.text, False)
     ask = _ask(table, [first, None], announcement)
-    ask.row = announcement["row"] if carried else None
+    ask.heard = _heard(announcement)._replace(row=announcement["row"] if carried else None)
     with CaptureQueriesContext(connection) as queries:
         (frames,) = shared_frames._draw([ask])
     read_actions = [query["sql"] for query in queries.captured_queries if '"games_action"' in query["sql"]]
@@ -275,8 +285,13 @@ def test_a_move_s_announcement_carries_its_action_so_no_process_reads_it(
 def _ask(table: Table, viewers: list[User | None], announcement: dict[str, Any]) -> shared_frames._Ask:
     ask = shared_frames._Ask.__new__(shared_frames._Ask)
     ask.table_id, ask.version, ask.viewers = table.pk, announcement["version"], viewers
-    ask.row, ask.game = announcement["row"], announcement["game"]
+    ask.heard = _heard(announcement)
     return ask
+
+
+def _heard(announcement: dict[str, Any]) -> shared_frames.Heard:
+    """What the announcement carried, as the channel layer hands it over (msgpack's lists)."""
+    return shared_frames.Heard.of(msgpack.unpackb(msgpack.packb(announcement), raw=False))
 
 
 def _columns(record: GameRecord) -> dict[str, Any]:
@@ -323,3 +338,61 @@ def test_what_a_move_carries_of_its_game_holds_only_for_the_version_after() -> N
     assert carried_games.advanced(after, values) is None  # not the move after that one
     for garbage in (None, "x", [1, 2], [*values[:-1], 12]):
         assert carried_games.advanced(record, garbage) is None
+
+
+async def test_a_move_s_announcement_carries_its_versions_public_part_so_no_other_process_works_it_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process that made the move works out what every viewer sees alike (the log, the
+    game's public words) and its announcement carries it; another process at the table, which
+    kept the table at the version before, draws its sockets' frames from it without working it
+    out, and they are the frames a read draws."""
+    announcement, first, expected = await database_sync_to_async(_moved_here_with_public_part)(monkeypatch)
+    table_id, version = announcement["table"], announcement["version"]
+    worked: list[Any] = []
+    for name in ("log_section", "public_area"):
+        monkeypatch.setattr(table_presenter, name, lambda *a, name=name: worked.append(name))
+    _never_the_thread(monkeypatch)
+    heard = _heard(announcement)
+    frames = {
+        table_frames.viewer_key(viewer): await shared_frames.frame_at(
+            FakeSocket(table_id, viewer), version, heard
+        )
+        for viewer in (first, None)
+    }
+    assert worked == [] and frames == expected
+
+
+def _moved_here_with_public_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[dict[str, Any], User, dict[int | None, tuple[str, int | None]]]:
+    """A move made by this process as a socket's move is made, its announcement prepared as it
+    is sent (caught here), and the frames drawn of the version it made; then this process is
+    made one that only kept the table at the version before, as it drew it."""
+    table_id, first = _dealt_tables(1)[0]
+    table_frames.render_table(table_id, first, "", 0)
+    before = table_frames._tables.find((table_id, 0))
+    heard: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(tables, "send_to_group", lambda group, message: heard.append((group, message)))
+    record = Table.objects.get(pk=table_id).record
+    seat = get_engine(record.game).current_player(current_state(record))
+    mover = first if seat == 0 else Seat.objects.get(table_id=table_id, number=seat).user
+    table_frames.play(table_id, mover, "check", record.version)
+    (group, announcement), *_ = [
+        (group, message) for group, message in heard if message["type"] == "table.changed"
+    ]
+    table_frames.add_public_part(group, announcement)
+    assert announcement["public"] is not None
+    version = announcement["version"]
+    expected = {
+        table_frames.viewer_key(viewer): table_frames.render_table(table_id, viewer, "", version)
+        for viewer in (first, None)
+    }
+    for cache in (table_frames._tables, table_frames._frames, table_presenter._public, table_log._logs):
+        cache.clear()
+    for cache in (table_log._sections, action_rows._rows, state_cache._states, state_cache._latest):
+        cache.clear()
+    assert before is not None
+    table_frames._tables.keep((table_id, 0), before)
+    monkeypatch.undo()
+    return announcement, first, expected

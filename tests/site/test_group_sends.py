@@ -3,6 +3,7 @@ database thread never waits on the loop), and they go out even when the call the
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -48,6 +49,31 @@ async def test_what_was_sent_before_the_call_failed_still_goes_out() -> None:
     with pytest.raises(ValueError, match="after the commit"):
         await call_then_send(move_then_fail)
     assert await get_channel_layer().receive(channel) == {"type": "table.changed", "version": 4}
+
+
+@pytest.mark.parametrize("breaks", [False, True])
+async def test_each_message_is_prepared_on_the_loop_and_goes_out_even_if_that_fails(
+    caplog: pytest.LogCaptureFixture, breaks: bool
+) -> None:
+    channel = await _listening("sends.prepared")
+    prepared_in: list[str] = []
+
+    def prepare(group: str, message: dict[str, Any]) -> None:
+        prepared_in.append(threading.current_thread().name)
+        if breaks:
+            raise KeyError("nothing kept")
+        message["public"] = f"worked out for {group}"
+
+    def move() -> None:
+        send_to_group("sends.prepared", {"type": "table.changed", "version": 6})
+
+    await call_then_send(move, prepare=prepare)
+    sent = {"type": "table.changed", "version": 6}
+    if not breaks:
+        sent["public"] = "worked out for sends.prepared"
+    assert await get_channel_layer().receive(channel) == sent
+    assert prepared_in == [threading.current_thread().name]
+    assert ("a message to sends.prepared went out unprepared" in caplog.text) is breaks
 
 
 async def test_outside_a_sockets_call_a_message_goes_out_at_once() -> None:
