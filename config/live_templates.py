@@ -13,6 +13,7 @@ name, or an attribute of one, is empty (``ChainableUndefined``) rather than an e
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import MutableMapping
 from typing import Any
 
 import jinja2
@@ -47,9 +48,19 @@ class LiveEnvironment(jinja2.Environment):
                 pass
         return super().getattr(obj, attribute)
 
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain dict, not Jinja's ``ChainMap`` over the
+        environment's: each context a frame makes (its own, and one per ``include``) copies
+        them, and a ``ChainMap`` is copied key by key in Python, a twentieth of a frame's
+        drawing. The environment's globals are all set before any template is loaded."""
+        return {**self.globals, **(d or {})}
+
 
 def environment(**options: Any) -> jinja2.Environment:
     options["undefined"] = jinja2.ChainableUndefined
+    # The live templates are a handful, each looked up for every frame (and every include in
+    # it): kept in a plain dict, never dropped, rather than Jinja's locked LRU of 400.
+    options["cache_size"] = -1
     env = LiveEnvironment(keep_trailing_newline=True, **options)
     env.filters.update(player_name=player_name, capfirst=capfirst, iso_time=iso_time)
     env.globals["url"] = url

@@ -39,7 +39,8 @@ _tables: Lru[tuple[int, int], tuple[Table, list[Seat]]] = Lru(FRAME_CACHE_SIZE)
 def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> tuple[str, int | None]:
     context = table_context(table, user, error, seats=seats)
     context["user"] = user
-    live = engines["jinja2"].get_template("games/partials/table_live.html")
+    # Jinja's own template: Django's wraps it anew at each call, for a request a frame lacks.
+    live = engines["jinja2"].env.get_template("games/partials/table_live.html")  # type: ignore[attr-defined]
     return live.render(context), context["version"]
 
 

@@ -60,3 +60,12 @@ def test_iso_time_is_the_moment_of_djangos_date_c_in_utc_whatever_zone_is_active
 def test_url_and_capfirst_are_djangos() -> None:
     assert live("{{ url('replay', 7) }}") == reverse("replay", args=[7])
     assert live("{{ 'call 3'|capfirst }} {{ 'fold'|capfirst }}") == "Call 3 Fold"
+
+
+def test_a_templates_globals_are_one_plain_dict_over_the_environments() -> None:
+    """Copied into every context a frame makes: a dict is copied in C, a ChainMap key by key."""
+    template = engines["jinja2"].env.from_string("{{ url('replay', n) }}", globals={"n": 4})
+    assert type(template.globals) is dict
+    assert template.render() == reverse("replay", args=[4])
+    # A template's own globals stay its own.
+    assert "n" not in engines["jinja2"].env.globals
