@@ -100,17 +100,19 @@ def _grid(view: BlocksView, moves: Sequence[Move], me: int | None, version: int)
     all kept whole."""
     here = {move.at: move for move in moves if move.kind in ("place", "take")}
     rows_with_moves = {at[0] for at in here}
+    pyramid = view.pyramid
+    all_faces, all_placers = tuple(map(_FACES, pyramid)), tuple(map(_PLACERS, pyramid))
     drawn = []
     for row, start, end in _ROWS:
-        places = view.pyramid[start:end]
         if row in rows_with_moves:
+            places = pyramid[start:end]
             cells = "".join(_cell(place, here.get((place.row, place.index)), me, version) for place in places)
             drawn.append(f'<div class="block-row">{cells}</div>')
         else:
-            faces = tuple(map(_FACES, places))
+            faces = all_faces[start:end]
             # Whose the row's blocks are matters only where a face is shown ("mine"): rows of
             # empty and hidden places are kept once for every viewer.
-            drawn.append(_still_row(row, me if any(faces) else None, faces, tuple(map(_PLACERS, places))))
+            drawn.append(_still_row(row, me if any(faces) else None, faces, all_placers[start:end]))
     return Markup("".join(drawn))
 
 
