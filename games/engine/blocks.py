@@ -361,6 +361,25 @@ def _movable(pyramid: tuple[Block | None, ...], phase: str) -> tuple[tuple[bool,
     )
 
 
+@lru_cache(maxsize=1024)
+def _pyramid_view(pyramid: tuple[Block | None, ...], phase: str, viewer: Viewer) -> tuple[BlocksPlace, ...]:
+    """The pyramid as ``viewer`` sees it (BL-3). A seat's differs from the spectators' only at
+    the blocks it placed, so it is made from theirs: a state's three views (and the words of
+    the move that made it) cost little more than one."""
+    movable = _movable(pyramid, phase)
+    if viewer is None or viewer == "all":
+        everything = viewer == "all"
+        return tuple(
+            _place_view(pid, block, block is not None and (everything or block[1] is None), *movable[pid])
+            for pid, block in enumerate(pyramid)
+        )
+    places = list(_pyramid_view(pyramid, phase, None))
+    for pid, block in enumerate(pyramid):
+        if block is not None and block[1] == viewer:
+            places[pid] = _place_view(pid, block, True, *movable[pid])
+    return tuple(places)
+
+
 def _with_card(hands: tuple[Hands, Hands], seat: int, hand: int, card: str) -> tuple[Hands, Hands]:
     mine = tuple((*cards, card) if k == hand else cards for k, cards in enumerate(hands[seat]))
     return (mine, hands[1]) if seat == 0 else (hands[0], mine)
@@ -872,11 +891,7 @@ class BlocksEngine(Engine[BlocksState, Action]):
 
         everything = viewer == "all"
         to_act = self.current_player(state)
-        movable = _movable(state.pyramid, state.phase)
-        pyramid = tuple(
-            _place_view(pid, block, block is not None and sees(block[1]), *movable[pid])
-            for pid, block in enumerate(state.pyramid)
-        )
+        pyramid = _pyramid_view(state.pyramid, state.phase, viewer)
         holding = None
         if state.holding is not None:
             held = state.holding
