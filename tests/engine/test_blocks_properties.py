@@ -149,3 +149,19 @@ def test_redealing_unseen_blocks_leaves_a_view_unchanged(
     other_deck = [mapping.get(block, block) for block in deck]
     other = ENGINE.replay(config, seed, actions, other_deck)[-1]
     assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=SEEDS, config=CONFIGS, choices=SEEDS)
+def test_each_place_shows_its_face_to_its_placer_alone(seed: int, config: Any, choices: int) -> None:
+    """BL-3 place by place: a seat's pyramid is made from the spectators' (engine's
+    ``_pyramid_view``), and must still show the seat every block it placed, and no other."""
+    states, _ = random_playout(config, seed, choices)
+    for state in states:
+        for viewer in (None, 0, 1, "all"):
+            view = ENGINE.full_view(state) if viewer == "all" else ENGINE.view(state, viewer)
+            for place, block in zip(view.pyramid, state.pyramid, strict=True):
+                assert place.filled == (block is not None)
+                assert place.placer == (None if block is None else block[1])
+                seen = block is not None and viewer in ("all", block[1])
+                assert place.face == (block[0] if seen else None)
