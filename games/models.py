@@ -10,6 +10,7 @@ that appends the last action.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Collection, Iterable
 from typing import Any
 
@@ -351,6 +352,10 @@ class Table(NamesItsGame):
         return int(self.config.get("players", 2))
 
 
+_SEAT_NAMED_BY = frozenset({"user", "user_id", "is_bot", "bot_name", "number"})
+"""A seat's attributes its ``name`` is worked out from."""
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -371,6 +376,11 @@ class Seat(models.Model):
         ]
         ordering = ["table", "number"]
 
+    def __setattr__(self, attribute: str, value: Any) -> None:
+        if attribute in _SEAT_NAMED_BY:  # the kept ``name`` no longer holds
+            self.__dict__.pop("name", None)
+        super().__setattr__(attribute, value)
+
     def __str__(self) -> str:
         return f"seat {self.number} of {self.table_id}"
 
@@ -378,8 +388,11 @@ class Seat(models.Model):
     def taken(self) -> bool:
         return self.is_bot or self.user_id is not None
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
+        """Kept on the seat until what it comes from is set again: a live table's frames ask
+        for each seat's name several times, and through ``user`` that was a twentieth of a
+        frame's drawing."""
         if self.is_bot:
             return self.bot_name or f"Bot {self.number + 1}"
         return self.user.username if self.user else "Empty seat"

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import tables
 from games.engine import get_engine
 from games.engine.bots import bot_seed
-from games.models import Action, GameRecord, Table
+from games.models import Action, GameRecord, Seat, Table
 from games.services import GameError, StaleVersion
 from games.state_cache import current_state
 from tests.at_once import at_once
@@ -209,3 +209,22 @@ class TestAdvance:
             record.config, record.seed, list(record.actions.values_list("text", flat=True))
         )
         assert get_engine("triad").outcome(replayed[-1]) == record.outcome
+
+
+def test_a_seats_kept_name_follows_who_sits_there(alice: User, bob: User) -> None:
+    """``Seat.name`` is kept on the seat (frames ask for it often): taking the seat, or
+    making it a bot's, names it anew."""
+    table = tables.create_table(game="blocks", creator=alice, config={})
+    seat = Seat.objects.get(table=table, number=1)
+    assert seat.name == "Empty seat"
+    seat.user = bob
+    assert seat.name == "bob"
+    seat.user_id = alice.pk
+    assert seat.name == "alice"
+    seat.user, seat.is_bot = None, True
+    assert seat.name == "Bot 2"
+    seat.bot_name = "Thirteen"
+    assert seat.name == "Thirteen"
+    tables.sit(table_id=table.pk, user=bob)
+    seat.refresh_from_db()
+    assert seat.name == "bob"
