@@ -272,7 +272,7 @@ def _public_parts(
 
 
 PAGE_KEYS = frozenset({"rating_rows", "final", "log_section", "bot_to_act"})
-AREA_KEYS = frozenset({"showdown", "phase_name", "last_hand", "tie_note", "replay_note"})
+AREA_KEYS = frozenset({"showdown", "phase_name", "info_bar", "last_hand", "tie_note", "replay_note"})
 
 
 def public_part_to_carry(table: Table, seats: list[Seat], record: GameRecord, state: Any) -> dict[str, Any]:
@@ -281,7 +281,10 @@ def public_part_to_carry(table: Table, seats: list[Seat], record: GameRecord, st
     msgpack can carry, the log as text. Raises ``SynchronousOnlyOperation`` if it must read."""
     spec = kinds.get_table_game(table.game)
     page, area = _public_parts(spec, table, seats, record, state, spec.engine.current_player(state))
-    return {"page": {**page, "log_section": str(page["log_section"])}, "area": area}
+    return {
+        "page": {**page, "log_section": str(page["log_section"])},
+        "area": {**area, "info_bar": str(area["info_bar"])},
+    }
 
 
 def keep_carried_public_part(record_id: int, version: int, carried: object) -> None:
@@ -295,8 +298,11 @@ def keep_carried_public_part(record_id: int, version: int, carried: object) -> N
         return
     if not area.keys() <= AREA_KEYS or not isinstance(page["log_section"], str):
         return
-    # Built here from the spectators' view, and so only from what every viewer may see (LP-3).
-    _public.keep((record_id, version), ({**page, "log_section": Markup(page["log_section"])}, area))
+    if not isinstance(area.get("info_bar"), str):
+        return
+    # Built there from the spectators' view, and so only from what every viewer may see (LP-3).
+    page = {**page, "log_section": Markup(page["log_section"])}
+    _public.keep((record_id, version), (page, {**area, "info_bar": Markup(area["info_bar"])}))
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
@@ -355,11 +361,13 @@ def game_area(
 
 
 def public_area(spec: TableSpec, view: Any, seats: Sequence[Any]) -> dict[str, Any]:
-    """The words of the game's part that every viewer reads alike: the phase, the last
-    showdown or hand, a tie."""
+    """The words of the game's part that every viewer reads alike: the phase (and the game's
+    line of figures with it), the last showdown or hand, a tie."""
+    phase_name = _phase_name(spec, view, seats)
     return {
         "showdown": _showdown(view, seats),
-        "phase_name": _phase_name(spec, view, seats),
+        "phase_name": phase_name,
+        "info_bar": spec.info_bar(view, seats, phase_name),
         "last_hand": _last_hand(view, seats),
         **_tie_context(view, seats, spec),
     }

@@ -334,10 +334,12 @@ class BlocksSpec(TableSpec):
             "next_block": block_face(view.next_block) if live and view.next_block else None,
             "revealed": [block_face(c) for c in view.revealed],
         }
-        if view.scores:
-            scores = view.scores
-            context["score_rows"] = [{"name": seat.name, "score": scores[seat.number]} for seat in seats]
         return context
+
+    def info_bar(self, view: BlocksView, seats: Sequence[Seat], phase_name: str) -> Markup:
+        scores = view.scores
+        rows = [{"name": seat.name, "score": scores[seat.number]} for seat in seats] if scores else []
+        return Markup(_cells().info_bar(phase_name, view.placed, rows, view.config["target"]))
 
     def narrate(self, step: Step) -> str:
         return narrate(step)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
+from markupsafe import Markup
 
 from games.engine import get_engine
 from games.engine.base import Engine
@@ -152,6 +153,12 @@ class TableSpec(GameSpec):
         if "players" in self.engine.options:
             config["players"] = 2
         return config
+
+    def info_bar(self, view: Any, seats: Sequence[Seat], phase_name: str) -> Markup:
+        """The line of public figures over the game (its phase, the scores) as HTML: the same
+        for every viewer of a version, so drawn once for them all (``table_presenter``'s public
+        part). None by default: the game's template draws its own."""
+        return Markup("")
 
     @abstractmethod
     def game_area(
