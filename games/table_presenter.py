@@ -272,7 +272,9 @@ def _public_parts(
 
 
 PAGE_KEYS = frozenset({"rating_rows", "final", "log_section", "bot_to_act"})
-AREA_KEYS = frozenset({"showdown", "phase_name", "info_bar", "last_hand", "tie_note", "replay_note"})
+HTML_KEYS = frozenset({"info_bar", "showdown_part"})
+"""The parts of a game's template drawn with the public part (``TableSpec.public_html``)."""
+AREA_KEYS = frozenset({"showdown", "phase_name", "last_hand", "tie_note", "replay_note"}) | HTML_KEYS
 
 
 def public_part_to_carry(table: Table, seats: list[Seat], record: GameRecord, state: Any) -> dict[str, Any]:
@@ -283,7 +285,7 @@ def public_part_to_carry(table: Table, seats: list[Seat], record: GameRecord, st
     page, area = _public_parts(spec, table, seats, record, state, spec.engine.current_player(state))
     return {
         "page": {**page, "log_section": str(page["log_section"])},
-        "area": {**area, "info_bar": str(area["info_bar"])},
+        "area": {key: str(value) if key in HTML_KEYS else value for key, value in area.items()},
     }
 
 
@@ -298,11 +300,12 @@ def keep_carried_public_part(record_id: int, version: int, carried: object) -> N
         return
     if not area.keys() <= AREA_KEYS or not isinstance(page["log_section"], str):
         return
-    if not isinstance(area.get("info_bar"), str):
+    if not all(isinstance(area[key], str) for key in HTML_KEYS & area.keys()):
         return
     # Built there from the spectators' view, and so only from what every viewer may see (LP-3).
     page = {**page, "log_section": Markup(page["log_section"])}
-    _public.keep((record_id, version), (page, {**area, "info_bar": Markup(area["info_bar"])}))
+    area = {key: Markup(value) if key in HTML_KEYS else value for key, value in area.items()}
+    _public.keep((record_id, version), (page, area))
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
@@ -361,13 +364,12 @@ def game_area(
 
 
 def public_area(spec: TableSpec, view: Any, seats: Sequence[Any]) -> dict[str, Any]:
-    """The words of the game's part that every viewer reads alike: the phase (and the game's
-    line of figures with it), the last showdown or hand, a tie."""
-    phase_name = _phase_name(spec, view, seats)
-    return {
+    """The words of the game's part that every viewer reads alike (the phase, the last
+    showdown or hand, a tie), and the parts of its template drawn from them once for all."""
+    words = {
         "showdown": _showdown(view, seats),
-        "phase_name": phase_name,
-        "info_bar": spec.info_bar(view, seats, phase_name),
+        "phase_name": _phase_name(spec, view, seats),
         "last_hand": _last_hand(view, seats),
         **_tie_context(view, seats, spec),
     }
+    return {**words, **spec.public_html(view, seats, words)}

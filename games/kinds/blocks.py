@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.template import engines
@@ -336,10 +336,15 @@ class BlocksSpec(TableSpec):
         }
         return context
 
-    def info_bar(self, view: BlocksView, seats: Sequence[Seat], phase_name: str) -> Markup:
-        scores = view.scores
+    def public_html(
+        self, view: BlocksView, seats: Sequence[Seat], words: Mapping[str, Any]
+    ) -> dict[str, Markup]:
+        scores, showdown, cells = view.scores, words["showdown"], _cells()
         rows = [{"name": seat.name, "score": scores[seat.number]} for seat in seats] if scores else []
-        return Markup(_cells().info_bar(phase_name, view.placed, rows, view.config["target"]))
+        return {
+            "info_bar": Markup(cells.info_bar(words["phase_name"], view.placed, rows, view.config["target"])),
+            "showdown_part": Markup(cells.showdown(showdown, view.phase == "over") if showdown else ""),
+        }
 
     def narrate(self, step: Step) -> str:
         return narrate(step)

@@ -154,11 +154,13 @@ class TableSpec(GameSpec):
             config["players"] = 2
         return config
 
-    def info_bar(self, view: Any, seats: Sequence[Seat], phase_name: str) -> Markup:
-        """The line of public figures over the game (its phase, the scores) as HTML: the same
-        for every viewer of a version, so drawn once for them all (``table_presenter``'s public
-        part). None by default: the game's template draws its own."""
-        return Markup("")
+    def public_html(self, view: Any, seats: Sequence[Seat], words: Mapping[str, Any]) -> dict[str, Markup]:
+        """Parts of the game's template that every viewer of a version sees alike (its figures,
+        the last showdown), drawn once for them all as HTML with the version's public part
+        (``table_presenter.public_area``), from the spectators' view and the public ``words``
+        (the phase's name, the showdown's rows): by their keys in ``table_presenter.HTML_KEYS``.
+        None by default: the game's template draws them."""
+        return {}
 
     @abstractmethod
     def game_area(

@@ -11,13 +11,12 @@ import msgpack
 import pytest
 
 from accounts.models import User
-from games import table_frames, table_presenter, tables
+from games import table_frames, table_presenter
 from games.engine import get_engine
 from games.kinds.blocks import BlocksSpec
-from games.models import Table
 from games.started_seats import seats_of
 from games.state_cache import current_state
-from tests.games.table_moments import dealt_heads_up_triad
+from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game
 
 pytestmark = pytest.mark.django_db
 
@@ -51,34 +50,36 @@ def faces(frame: str) -> list[str]:
     return [card for card in re.findall(r'data-card="([^"]*)"', frame) if card]
 
 
-def test_pyramid_pokers_figures_are_drawn_once_a_version_and_carried_as_html(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("after_a_showdown", [False, True])
+def test_pyramid_pokers_figures_and_showdown_are_drawn_once_a_version_and_carried_as_html(
+    monkeypatch: pytest.MonkeyPatch, after_a_showdown: bool
 ) -> None:
-    """The line of the phase, the blocks placed and the scores is the same for every viewer:
-    drawn once for them all, and carried to another process as the HTML it is, not as text
-    to escape."""
+    """The line of the phase, the blocks placed and the scores, and the last showdown, are the
+    same for every viewer: drawn once for them all, and carried to another process as the HTML
+    they are, not as text to escape."""
     alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
     bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
-    table = tables.create_table(game="blocks", creator=alice, config={"scoring": "advanced", "target": 7})
-    tables.sit(table_id=table.pk, user=bob)
-    tables.start(table_id=table.pk, user=alice)
-    record = Table.objects.select_related("record").get(pk=table.pk).record
+    config = {"scoring": "advanced", "target": 7}
+    seed, actions = find_game("blocks", config, lambda _e, state, _a: bool(state.results) == after_a_showdown)
+    table = build_table("blocks", config, {0: alice, 1: bob}, seed, actions)
+    record = table.record
     assert record is not None
-    bars: list[Any] = []
-    info_bar = BlocksSpec.info_bar
-    monkeypatch.setattr(BlocksSpec, "info_bar", lambda *a: bars.append(a) or info_bar(*a))
+    drawn: list[Any] = []
+    public_html = BlocksSpec.public_html
+    monkeypatch.setattr(BlocksSpec, "public_html", lambda *a: drawn.append(a) or public_html(*a))
 
     frames = table_frames.render_for_viewers(table.pk, [alice, bob, None], record.version)
 
-    assert len(bars) == 1
+    assert len(drawn) == 1
+    placed = current_state(record).placed
     for frame, _ in frames.values():
-        assert '<span class="chip-stat">Placed <strong>0</strong> / 30</span>' in frame
-        assert re.search(r'<span class="player-name">bob</span> <strong>0</strong> of 7', frame)
-    started = Table.objects.select_related("record").get(pk=table.pk)
-    part = table_presenter.public_part_to_carry(started, seats_of(started), record, current_state(record))
+        assert f'<span class="chip-stat">Placed <strong>{placed}</strong> / 30</span>' in frame
+        assert re.search(r'<span class="player-name">bob</span> <strong>\d+</strong> of 7', frame)
+        assert frame.count('data-testid="showdown-hand-') == (3 if after_a_showdown else 0)
+    part = table_presenter.public_part_to_carry(table, seats_of(table), record, current_state(record))
     carried = msgpack.unpackb(msgpack.packb(part), raw=False)  # as the channel layer carries it
     table_presenter._public.clear()
     table_frames._frames.clear()
     table_presenter.keep_carried_public_part(record.pk, record.version, carried)
     assert table_frames.render_for_viewers(table.pk, [alice, bob, None], record.version) == frames
-    assert len(bars) == 1
+    assert len(drawn) == 1
