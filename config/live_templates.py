@@ -13,6 +13,7 @@ name, or an attribute of one, is empty (``ChainableUndefined``) rather than an e
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -23,10 +24,12 @@ from django.utils.text import capfirst
 from accounts.templatetags.player_names import player_name
 
 
+@functools.lru_cache(maxsize=1024)
 def iso_time(value: dt.datetime) -> str:
     """The moment in ISO 8601, in UTC: a live part is drawn once for all who see it, so not in
     one person's zone (none is ever activated; the pages read the offset). Not Django's
-    ``localtime``, whose look-up of the current zone was a twentieth of a frame's drawing."""
+    ``localtime``, whose look-up of the current zone was a twentieth of a frame's drawing; and
+    kept, as each of a version's frames shows its turn's deadline."""
     return value.astimezone(dt.UTC).isoformat()
 
 
