@@ -4,13 +4,23 @@ and names them as Triad does."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
 
 from games.engine.tauron import TauronView
 from games.kinds.option_forms import OptionField
 from games.kinds.spec import TableSpec
-from games.kinds.triad import ante_errors, card_picture, place_of, standing, triad_card_name, with_article
+from games.kinds.triad import (
+    ante_errors,
+    card_picture,
+    chips_info,
+    place_of,
+    standing,
+    triad_card_name,
+    with_article,
+)
 from games.kinds.words import Step, ordinal, sentence
 
 if TYPE_CHECKING:
@@ -124,6 +134,11 @@ class TauronSpec(TableSpec):
         OptionField("ante", "Ante (Tauron)"),
         OptionField("hands", "Hands in the match (Tauron)"),
     )
+
+    def public_html(
+        self, view: TauronView, seats: Sequence[Seat], words: Mapping[str, Any]
+    ) -> dict[str, Markup]:
+        return chips_info(view, words)
 
     def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
         return ante_errors(config)

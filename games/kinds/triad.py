@@ -12,6 +12,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.template import engines
+from markupsafe import Markup
+
 from games.engine.tauron import TauronView
 from games.engine.triad import TriadResult, TriadView
 from games.engine.triad_hands import sort_cards
@@ -258,6 +261,13 @@ def _last_shown(view: TriadView, seats: Sequence[Seat]) -> list[dict[str, Any]]:
     ]
 
 
+def chips_info(view: TriadView | TauronView, words: Mapping[str, Any]) -> dict[str, Markup]:
+    """A chips game's hand, pot and phase (Triad, Tauron Hold-Em): the same for every viewer of
+    a version, so drawn once for them all (``TableSpec.public_html``)."""
+    bar = engines["jinja2"].env.get_template("games/partials/chips_info.html")  # type: ignore[attr-defined]
+    return {"info_bar": Markup(bar.render(view=view, phase_name=words["phase_name"]))}
+
+
 def ante_errors(config: dict[str, Any]) -> dict[str, str]:
     """TR-4's ante within the stack, worded for the table form (Triad, Tauron Hold-Em)."""
     if config["ante"] > config["stack"]:
@@ -284,6 +294,11 @@ class TriadSpec(TableSpec):
         OptionField("discard_twice", "Two draws (Triad)"),
         OptionField("face_up", "All cards face up (Triad)"),
     )
+
+    def public_html(
+        self, view: TriadView, seats: Sequence[Seat], words: Mapping[str, Any]
+    ) -> dict[str, Markup]:
+        return chips_info(view, words)
 
     def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
         errors = ante_errors(config)
