@@ -101,26 +101,27 @@ def database_from_env(default: str | None) -> dict[str, Any]:
     config = env.db_url_config(url)
     if config["ENGINE"] == "django.db.backends.postgresql":
         config["ENGINE"] = "config.postgres"  # its health check throttled (config/postgres/base.py)
+        # The parameters go to PostgreSQL apart from the statement, and a statement run often
+        # is prepared (psycopg: after 5 runs on a connection). With Django's default,
+        # client-side binding, psycopg quoted every parameter into the SQL in Python: 5% of a
+        # saturated table server's samples (py-spy, issue 21's eleventh round). Django turns
+        # psycopg's preparing off unless asked (for poolers; docs/operations.md).
+        options = config.setdefault("OPTIONS", {})
+        options.setdefault("server_side_binding", True)
+        options.setdefault("prepare_threshold", 5)
     elif config["ENGINE"] == "django.db.backends.sqlite3":
         config["ENGINE"] = "config.sqlite"  # its transactions wait in short steps (config/sqlite/base.py)
+        # daphne and the Celery worker write at once: WAL lets readers proceed, IMMEDIATE
+        # takes the write lock up front instead of failing with "database is locked".
+        config["OPTIONS"] = {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     return config
 
 
 DATABASES = {"default": database_from_env(default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}")}
-if DATABASES["default"]["ENGINE"] == "config.sqlite":
-    # daphne and the Celery worker write at once: WAL lets readers proceed, IMMEDIATE
-    # takes the write lock up front instead of failing with "database is locked".
-    DATABASES["default"]["OPTIONS"] = {
-        "timeout": 20,
-        "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
-else:
-    # The parameters go to PostgreSQL apart from the statement, and a statement run often is
-    # prepared (psycopg: after 5 runs on a connection). With Django's default, client-side
-    # binding, psycopg quoted every parameter into the SQL in Python: 5% of a saturated table
-    # server's samples (py-spy, issue 21's eleventh round).
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
 # Kept open between requests and socket frames: channels closes a connection older than this
 # after every frame, and opening SQLite's again (with its PRAGMAs) took 12% of a busy table
 # server's time (py-spy, bench/tables.py --saturate, 100 tables).
