@@ -18,6 +18,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 import jinja2
+from django.template import engines
 from django.urls import reverse
 from django.utils.text import capfirst
 
@@ -31,6 +32,12 @@ def iso_time(value: dt.datetime) -> str:
     ``localtime``, whose look-up of the current zone was a twentieth of a frame's drawing; and
     kept, as each of a version's frames shows its turn's deadline."""
     return value.astimezone(dt.UTC).isoformat()
+
+
+def live_template(name: str) -> jinja2.Template:
+    """One of the live templates, as Jinja's environment keeps it: Django's ``get_template``
+    wraps it anew at each call, for a request that a frame drawn for a socket has not."""
+    return engines["jinja2"].env.get_template(name)  # type: ignore[attr-defined,no-any-return]
 
 
 def url(name: str, *args: Any) -> str:

@@ -17,11 +17,11 @@ from typing import Any, NamedTuple
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import transaction
 from django.db.models import Prefetch
-from django.template import engines
 from django.template.loader import render_to_string
 
 from accounts.models import User
 from config.compiled_reads import CompiledGet
+from config.live_templates import live_template
 from games import action_rows, carried_games, table_presenter, tables
 from games.lru import Lru
 from games.models import Seat, Table
@@ -39,9 +39,7 @@ _tables: Lru[tuple[int, int], tuple[Table, list[Seat]]] = Lru(FRAME_CACHE_SIZE)
 def _render(table: Table, user: User | None, error: str, seats: list[Seat]) -> tuple[str, int | None]:
     context = table_context(table, user, error, seats=seats)
     context["user"] = user
-    # Jinja's own template: Django's wraps it anew at each call, for a request a frame lacks.
-    live = engines["jinja2"].env.get_template("games/partials/table_live.html")  # type: ignore[attr-defined]
-    return live.render(context), context["version"]
+    return live_template("games/partials/table_live.html").render(context), context["version"]
 
 
 def _table_and_seats(table_id: int, version: int | None) -> tuple[Table, list[Seat]]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.template import engines
 from markupsafe import Markup
 
+from config.live_templates import live_template
 from games import action_rows, kinds, narration
 from games.lru import Lru
 from games.models import GameRecord
@@ -36,7 +36,7 @@ def log_section(record: GameRecord, names: Sequence[str]) -> Markup:
     section = _sections.find(key)
     if section is None:
         log = table_log(record, names)
-        template = engines["jinja2"].env.get_template("games/partials/table_log.html")  # type: ignore[attr-defined]
+        template = live_template("games/partials/table_log.html")
         section = Markup(template.render(log=log)) if log else Markup("")
         _sections.keep(key, section)
     return section

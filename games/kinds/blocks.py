@@ -8,9 +8,9 @@ import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.template import engines
 from markupsafe import Markup
 
+from config.live_templates import live_template
 from games.engine import Move
 from games.engine.blocks import FOUNDATION, PLACE_ID, BlocksHand, BlocksPlace, BlocksView
 from games.engine.solitaire_common import and_list
@@ -44,7 +44,7 @@ STILL_CELLS = 4096
 
 
 def _cells() -> Any:
-    return engines["jinja2"].env.get_template("games/kinds/blocks/cells.html").module  # type: ignore[attr-defined]
+    return live_template("games/kinds/blocks/cells.html").module
 
 
 @functools.lru_cache(maxsize=STILL_CELLS)

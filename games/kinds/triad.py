@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.template import engines
 from markupsafe import Markup
 
+from config.live_templates import live_template
 from games.engine.tauron import TauronView
 from games.engine.triad import TriadResult, TriadView
 from games.engine.triad_hands import sort_cards
@@ -264,7 +264,7 @@ def _last_shown(view: TriadView, seats: Sequence[Seat]) -> list[dict[str, Any]]:
 def chips_info(view: TriadView | TauronView, words: Mapping[str, Any]) -> dict[str, Markup]:
     """A chips game's hand, pot and phase (Triad, Tauron Hold-Em): the same for every viewer of
     a version, so drawn once for them all (``TableSpec.public_html``)."""
-    bar = engines["jinja2"].env.get_template("games/partials/chips_info.html")  # type: ignore[attr-defined]
+    bar = live_template("games/partials/chips_info.html")
     return {"info_bar": Markup(bar.render(view=view, phase_name=words["phase_name"]))}
 
 
