@@ -164,6 +164,14 @@ class GameRecord(NamesItsGame):
     first_viewed_at = models.DateTimeField(null=True, blank=True)
     last_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    finished_moves = models.PositiveIntegerField(
+        null=True, blank=True, help_text="``action_count`` when the game finished (None while it plays)."
+    )
+    finished_elapsed = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="``last_action_at - first_viewed_at`` when the game finished (None while it plays).",
+    )
     turn_deadline = models.DateTimeField(
         null=True,
         blank=True,
@@ -187,13 +195,17 @@ class GameRecord(NamesItsGame):
         indexes = [
             models.Index(fields=["owner", "game", "-created_at"]),
             models.Index(fields=["daily", "ranked", "status"]),
-            # The order the daily boards rank attempts in (PY-7, ``selectors.DAILY_ORDER``).
+            # The order the daily boards rank attempts in (PY-7, ``selectors.DAILY_ORDER``). From
+            # the moves and time frozen at the finish, not ``action_count`` and ``last_action_at``:
+            # a column of an index that a move changes makes PostgreSQL write a new entry in
+            # every index of the table at every move, where it otherwise updates the row in
+            # place (a heap-only tuple).
             models.Index(
                 F("game"),
                 F("won").desc(),
                 F("score").desc(nulls_last=True),
-                F("action_count"),
-                F("last_action_at") - F("first_viewed_at"),
+                F("finished_moves"),
+                F("finished_elapsed"),
                 F("finished_at"),
                 F("id"),
                 name="daily_attempt_rank",
@@ -276,6 +288,13 @@ class GameRecord(NamesItsGame):
     def at_table(self) -> bool:
         return self.kind in self.TABLE_KINDS
 
+    def freeze_finish(self) -> None:
+        """Keep the moves and the time of a game that has just finished as the daily boards
+        rank it (``finished_moves``, ``finished_elapsed``)."""
+        self.finished_moves = self.action_count
+        start, end = self.first_viewed_at, self.last_action_at
+        self.finished_elapsed = None if start is None or end is None else end - start
+
     @property
     def elapsed_seconds(self) -> float | None:
         """Server-measured time from the first view of the deal to the last action."""
@@ -290,7 +309,9 @@ _CHANGED_COLUMNS = CompiledUpdate(GameRecord)
 class Action(models.Model):
     """One accepted move. ``(game, seq)`` is unique, so a move can never be stored twice."""
 
-    game = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (game, seq) leads with it, and each move inserts into
+    # every index.
+    game = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
     text = models.CharField(max_length=64)

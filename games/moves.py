@@ -74,12 +74,14 @@ def finish_if_over(record: GameRecord, engine: Engine[Any, Any], state: Any) -> 
             None,
             None,
         )
+        record.finished_moves = record.finished_elapsed = None
         return
     record.status = GameRecord.Status.FINISHED
     record.won = outcome.get("won")
     record.score = outcome.get("score")
     record.outcome = outcome
     record.finished_at = timezone.now()
+    record.freeze_finish()
 
 
 _INSERT_ACTION = CompiledInsert(Action)

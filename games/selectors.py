@@ -155,11 +155,11 @@ def replay_closed(record: GameRecord, player: Player, today: dt.date | None = No
 DAILY_ORDER: tuple[str | OrderBy, ...] = (
     "-won",
     F("score").desc(nulls_last=True),
-    "action_count",
-    "elapsed",
+    "finished_moves",
+    "finished_elapsed",
     "finished_at",
 )
-"""How a day's finished ranked attempts are ranked (PY-7), ``elapsed`` being annotated."""
+"""How a day's finished ranked attempts are ranked (PY-7): won, score, fewer moves, less time."""
 
 
 DAILY_ROW_FIELDS = (
@@ -185,7 +185,6 @@ def daily_leaderboard(daily: DailyChallenge, limit: int | None = None) -> list[L
         GameRecord.objects.filter(daily=daily, ranked=True, status=GameRecord.Status.FINISHED)
         .select_related("owner", "daily")
         .only(*DAILY_ROW_FIELDS)
-        .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
         .order_by(*DAILY_ORDER)
     )
     if limit is not None:
@@ -398,11 +397,7 @@ def best_daily_attempts(
         attempts = attempts.filter(daily__date__lte=until)
     # The walk reads ids alone; the rows shown are read after, by id (joining every attempt
     # of a week to its player before sorting cost 6 of its 10 ms).
-    ranked = (
-        attempts.annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
-        .order_by(*DAILY_ORDER, "pk")
-        .values_list("pk", "owner_id")
-    )
+    ranked = attempts.order_by(*DAILY_ORDER, "pk").values_list("pk", "owner_id")
     best: list[int] = []
     seen: set[int] = set()
     start, size = 0, 5 * limit

@@ -323,6 +323,7 @@ def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
             score=None if outcome is None else outcome.get("score"),
             version=len(data["actions"]),
             action_count=len(data["actions"]),
+            finished_moves=len(data["actions"]),
             finished_at=timezone.now(),
             **player.ownership(),
         )

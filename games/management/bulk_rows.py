@@ -14,7 +14,7 @@ RECORD_FIELDS = (
     "id", "game", "engine_version", "config", "seed", "deck", "kind", "owner_id", "session_key",
     "daily_id", "ranked", "version", "action_count", "status", "won", "score", "outcome",
     "undo_count", "hint_count", "created_at", "first_viewed_at", "last_action_at", "finished_at",
-    "turn_deadline",
+    "finished_moves", "finished_elapsed", "turn_deadline",
 )  # fmt: skip
 PARTICIPATION_FIELDS = ("id", "user_id", "record_id", "game", "finished_at", "seat", "won")
 

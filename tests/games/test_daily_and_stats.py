@@ -37,6 +37,8 @@ def finish(record: GameRecord, *, won: bool, score: int, actions: int, seconds: 
         first_viewed_at=start,
         last_action_at=start + dt.timedelta(seconds=seconds),
         finished_at=timezone.now(),
+        finished_moves=actions,
+        finished_elapsed=dt.timedelta(seconds=seconds),
     )
     record.refresh_from_db()
     finishes.sync(record)

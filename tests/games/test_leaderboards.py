@@ -80,6 +80,8 @@ def attempt(
         first_viewed_at=start,
         last_action_at=start + dt.timedelta(seconds=seconds),
         finished_at=start + dt.timedelta(seconds=seconds),
+        finished_moves=actions,
+        finished_elapsed=dt.timedelta(seconds=seconds),
     )
     finishes.sync(record)  # as the move that ends it does
     return record

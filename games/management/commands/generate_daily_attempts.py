@@ -109,10 +109,11 @@ class Command(BaseCommand):
                 begun = noon + dt.timedelta(seconds=rng.randrange(86_000))
                 ended = begun + dt.timedelta(seconds=rng.randrange(60, 1_800))
                 outcome = {"won": won, "score": score}
+                moves = rng.randrange(20, 120)
                 records.append(
                     (record_id, slug, engine.version, config, deal_seed, None, GameRecord.Kind.DAILY.value,
-                     owner, "", this_daily, True, 0, rng.randrange(20, 120), GameRecord.Status.FINISHED.value,
-                     won, score, outcome, 0, 0, begun, begun, ended, ended, None)
+                     owner, "", this_daily, True, 0, moves, GameRecord.Status.FINISHED.value,
+                     won, score, outcome, 0, 0, begun, begun, ended, ended, moves, ended - begun, None)
                 )  # fmt: skip
                 participations.append((participation_id, owner, record_id, slug, ended, None, won))
                 record_id += 1

@@ -237,7 +237,7 @@ class Command(BaseCommand):
                 (record_id, slug, engine.version, config, rng.getrandbits(63), None,
                  GameRecord.Kind.TABLE.value, None, "", None, False, 0, 0,
                  GameRecord.Status.FINISHED.value, None, None, outcome, 0, 0,
-                 opened, opened, finished, finished, None)
+                 opened, opened, finished, finished, 0, finished - opened, None)
             )  # fmt: skip
             user_ids = [first_user + person for person in people]
             batch.tables.append(
