@@ -342,22 +342,29 @@ def _place_view(pid: int, block: Block | None, seen: bool, can_place: bool, can_
     )
 
 
-def _is_open(pyramid: tuple[Block | None, ...], pid: int) -> bool:
-    return pyramid[pid] is None and all(pyramid[s] is not None for s in SUPPORTS[pid])
-
-
-def _is_takeable(pyramid: tuple[Block | None, ...], pid: int) -> bool:
-    return pyramid[pid] is not None and all(pyramid[c] is None for c in RESTING_ON[pid])
+_SUPPORT_BITS = tuple(sum(1 << below for below in SUPPORTS[pid]) for pid in range(len(PLACES)))
+_RESTING_BITS = tuple(sum(1 << above for above in RESTING_ON[pid]) for pid in range(len(PLACES)))
+_OPEN, _TAKEABLE, _STILL = (True, False), (False, True), (False, False)
+_NONE_MOVABLE = (_STILL,) * len(PLACES)
 
 
 @lru_cache(maxsize=1024)
 def _movable(pyramid: tuple[Block | None, ...], phase: str) -> tuple[tuple[bool, bool], ...]:
-    """Per place, whether a block may be placed there and whether it may be taken: the same
-    for every view of a state (a move's frames and its words make five), so worked out once."""
-    building, taking = phase == "build", phase == "take"
+    """Per place, whether a block may be placed there (building: it is empty and the places it
+    rests on are filled) and whether it may be taken (taking: it is filled and nothing rests
+    on it). The same for every view of a state, so worked out once; from the filled places as
+    the bits of one int, each place's test a mask (a third of a view's making, place by place)."""
+    if phase not in ("build", "take"):
+        return _NONE_MOVABLE
+    filled = sum(1 << pid for pid, block in enumerate(pyramid) if block is not None)
+    if phase == "build":
+        return tuple(
+            _OPEN if not filled >> pid & 1 and filled & bits == bits else _STILL
+            for pid, bits in enumerate(_SUPPORT_BITS)
+        )
     return tuple(
-        (building and _is_open(pyramid, pid), taking and _is_takeable(pyramid, pid))
-        for pid in range(len(pyramid))
+        _TAKEABLE if filled >> pid & 1 and not filled & bits else _STILL
+        for pid, bits in enumerate(_RESTING_BITS)
     )
 
 

@@ -21,6 +21,8 @@ from games.engine import TABLE_SEAT, IllegalAction, get_engine
 from games.engine.blocks import (
     BLOCKS,
     PLACES,
+    RESTING_ON,
+    SUPPORTS,
     BlocksHand,
     BlocksHeld,
     BlocksPlace,
@@ -197,6 +199,25 @@ def test_bl2_any_shape_that_follows_the_rule_is_allowed_and_building_ends_at_30(
     assert state.phase == "take" and ENGINE.current_player(state) == 0
     assert state.pyramid[PLACES.index((6, 0))] is not None
     assert [str(a) for a in ENGINE.legal_actions(state)] == ["take 1,6", "take 6,0"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bl2_bl4_the_moves_on_the_pyramid_in_random_games_follow_the_rule_place_by_place(seed: int) -> None:
+    """A block goes on an empty place whose places below are filled; one is taken from a filled
+    place that nothing rests on: checked place by place at every state of random games."""
+    rng = random.Random(seed)
+    state = ENGINE.initial_state(ADVANCED, seed)
+    while state.phase != "over":
+        filled = [block is not None for block in state.pyramid]
+        if state.phase == "build":
+            due = {f"place {row},{index}" for pid, (row, index) in enumerate(PLACES)
+                   if not filled[pid] and all(filled[below] for below in SUPPORTS[pid])}  # fmt: skip
+            assert {str(action) for action in ENGINE.legal_actions(state)} == due
+        elif state.phase == "take":
+            due = {f"take {row},{index}" for pid, (row, index) in enumerate(PLACES)
+                   if filled[pid] and not any(filled[above] for above in RESTING_ON[pid])}  # fmt: skip
+            assert {str(action) for action in ENGINE.legal_actions(state)} == due
+        state = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)))
 
 
 # --- BL-3 building ----------------------------------------------------------------------
