@@ -10,7 +10,8 @@ socket's frames, got round to the send, and every move of the process would wait
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -40,24 +41,32 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-async def call_then_send(
-    func: Callable[[], R], *, prepare: Callable[[str, dict[str, Any]], None] | None = None
-) -> R:
-    """``func()`` on the database thread, then the messages it sent, from this loop: also when
-    it raised after something committed. ``prepare(group, message)`` may add to each message
-    on the loop first (what it raises is logged, and the message sent as it stands)."""
+Prepare = Callable[[str, dict[str, Any]], None]
+
+
+@asynccontextmanager
+async def sent_after(prepare: Prepare | None = None) -> AsyncIterator[None]:
+    """The messages sent within (here on the loop, or from a call to the database thread made
+    here), sent from this loop once it ends: also when it raised after something committed.
+    ``prepare(group, message)`` may add to each message on the loop first (what it raises is
+    logged, and the message sent as it stands)."""
     pending: list[Announcement] = []
     token = _handed_back.set(pending)
     try:
-        return await database_sync_to_async(func)()
+        yield
     finally:
         _handed_back.reset(token)
         await _send_each(pending, prepare)
 
 
-async def _send_each(
-    pending: list[Announcement], prepare: Callable[[str, dict[str, Any]], None] | None
-) -> None:
+async def call_then_send(func: Callable[[], R], *, prepare: Prepare | None = None) -> R:
+    """``func()`` on the database thread, then the messages it sent, from this loop
+    (``sent_after``)."""
+    async with sent_after(prepare):
+        return await database_sync_to_async(func)()
+
+
+async def _send_each(pending: list[Announcement], prepare: Prepare | None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return

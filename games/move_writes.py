@@ -67,6 +67,40 @@ def _value(model: type[GameRecord | Action], name: str, value: Any, connection: 
     return prepared(_field(model, name), value, connection)
 
 
+def _values(
+    before: GameRecord, after: GameRecord, action: Action, connection: BaseDatabaseWrapper
+) -> tuple[list[Any], Any, list[Any], list[Any]]:
+    """The statement's values: the moved columns, the game's key, what must be unmoved, the
+    action's row."""
+    moved = [_value(GameRecord, name, getattr(after, name), connection) for name in MOVED]
+    unmoved = [_value(GameRecord, name, getattr(before, name), connection) for name in _UNMOVED]
+    row = [
+        _value(Action, name, getattr(action, "game_id" if name == "game" else name), connection)
+        for name in _ACTION
+    ]
+    return moved, _value(GameRecord, "id", before.pk, connection), unmoved, row
+
+
+def postgres_statement(before: GameRecord, after: GameRecord, action: Action) -> tuple[str, list[Any]] | None:
+    """``store_if_unmoved``'s one statement and its values, for a connection of PostgreSQL's
+    other than Django's (``games.loop_writes``); ``None`` when the game's database is not
+    PostgreSQL. Its row, if any, is the stored action's key (``mark_stored``)."""
+    db = router.db_for_write(GameRecord, instance=before)
+    connection = connections[db]
+    if connection.vendor != "postgresql":
+        return None
+    if db not in _compiled:
+        _compiled[db] = _sql(connection)
+    moved, key, unmoved, row = _values(before, after, action, connection)
+    return _compiled[db][0], [*moved, key, *unmoved, *row[1:]]
+
+
+def mark_stored(action: Action, key: int, db: str) -> None:
+    action.pk = key
+    action._state.adding = False
+    action._state.db = db
+
+
 def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> bool:
     """Store ``action`` (its ``pk`` set) and ``after``'s moved columns if the game's row is
     still ``before``'s; whether it was. In a transaction (a batch of moves), stored when it
@@ -78,13 +112,7 @@ def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> b
     if db not in _compiled:
         _compiled[db] = _sql(connection)
     update, insert = _compiled[db]
-    moved = [_value(GameRecord, name, getattr(after, name), connection) for name in MOVED]
-    unmoved = [_value(GameRecord, name, getattr(before, name), connection) for name in _UNMOVED]
-    row = [
-        _value(Action, name, getattr(action, "game_id" if name == "game" else name), connection)
-        for name in _ACTION
-    ]
-    key = _value(GameRecord, "id", before.pk, connection)
+    moved, key, unmoved, row = _values(before, after, action, connection)
     if not insert:
         with connection.cursor() as cursor:
             cursor.execute(update, [*moved, key, *unmoved, *row[1:]])
@@ -101,7 +129,5 @@ def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> b
             stored = cursor.fetchone()
     if stored is None:
         return False
-    action.pk = stored[0]
-    action._state.adding = False
-    action._state.db = db
+    mark_stored(action, stored[0], db)
     return True

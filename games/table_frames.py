@@ -67,7 +67,7 @@ def play(table_id: int, user: User | None, move: str | Mapping[str, object], exp
     moved = None if kept is None else tables.act_on_kept(*kept, user, move, expected_version)
     if moved is None:
         moved = tables.act(table_id=table_id, user=user, move=move, expected_version=expected_version)
-    _remember_move(moved)
+    remember_move(moved)
 
 
 class Move(NamedTuple):
@@ -90,8 +90,8 @@ def play_batch(moves: Sequence[Move]) -> list[Exception | None]:
     it was stored)."""
     kept = []
     for n, move in enumerate(moves):
-        found = _tables.find((move.table_id, move.expected_version))
-        if found is not None and found[0].record_id is not None:
+        found = kept_table(move.table_id, move.expected_version)
+        if found is not None:
             kept.append((found[0].record_id, n, *found))
     if len(kept) < 2:  # alone, a move is its own statement: no BEGIN and COMMIT around it
         kept = []
@@ -105,7 +105,7 @@ def play_batch(moves: Sequence[Move]) -> list[Exception | None]:
                     if moved is None:
                         one_by_one.append(n)
                     else:
-                        transaction.on_commit(partial(_remember_move, moved))
+                        transaction.on_commit(partial(remember_move, moved))
         except Exception as exc:
             logger.warning("%d moves played one by one, their batch failed: %r", len(kept), exc)
             one_by_one = list(range(len(moves)))
@@ -118,7 +118,14 @@ def play_batch(moves: Sequence[Move]) -> list[Exception | None]:
     return outcomes
 
 
-def _remember_move(moved: tables.TableMove) -> None:
+def kept_table(table_id: int, version: int) -> tuple[Table, list[Seat]] | None:
+    """The started table and its seats at ``version``, if this process keeps them."""
+    found = _tables.find((table_id, version))
+    return None if found is None or found[0].record_id is None else found
+
+
+def remember_move(moved: tables.TableMove) -> None:
+    """A move this process stored: its sockets draw the version it made without a read."""
     _keep_table(moved.table, moved.seats)
     action_rows.remember(moved.action, moved.record.undo_count)
 

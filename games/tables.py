@@ -490,18 +490,33 @@ def act(
         return _apply_locked(record, table, seats, seat, move)
 
 
-def act_on_kept(
+@dataclass(frozen=True)
+class KeptMove:
+    """A move checked and applied on the table as this process keeps it, not yet stored."""
+
+    table: Table
+    seats: list[Seat]
+    before: GameRecord
+    after: GameRecord
+    """The game's row as the move leaves it (a copy: ``before`` stays as kept)."""
+    state: Any
+    action: Action
+    armed: bool
+    """Whether the move's turn needs a clock task of its own (``_arm_clock``)."""
+
+
+def check_on_kept(
     table: Table,
     seats: list[Seat],
     user: User | None,
     move: str | Mapping[str, object],
     expected_version: int,
-) -> TableMove | None:
-    """``act`` from the table as this process keeps it at ``expected_version`` (``table_frames``),
-    without reading or locking its game (``move_writes``). ``None`` when this way cannot
-    settle the move: a refusal (``act`` gives it), a move that ends the game (ratings, the
-    tournament's report), a game that moved on since. In a transaction (a batch of moves,
-    ``table_frames.play_batch``), the move is stored when it commits, and kept then."""
+) -> KeptMove | None:
+    """The move checked and applied on the kept table, with the row and the action it would
+    store; ``None`` when this way cannot settle it: a refusal (``act`` gives it), a move that
+    ends the game (ratings, the tournament's report), a table kept at another version. Reads
+    nothing (where a state is not kept, the read raises ``SynchronousOnlyOperation`` on a
+    loop)."""
     record = table.record
     if record is None or record.version != expected_version or record.is_over:
         return None
@@ -522,14 +537,51 @@ def act_on_kept(
     _set_deadline(after, table, seats, engine.current_player(state))
     armed = _arm_clock(after)
     stored = Action(game=after, seq=record.action_count, seat=seat, text=str(action), created_at=now)
-    if not move_writes.store_if_unmoved(record, after, stored):
+    return KeptMove(table, seats, record, after, state, stored, armed)
+
+
+def act_on_kept(
+    table: Table,
+    seats: list[Seat],
+    user: User | None,
+    move: str | Mapping[str, object],
+    expected_version: int,
+) -> TableMove | None:
+    """``act`` from the table as this process keeps it at ``expected_version`` (``table_frames``),
+    without reading or locking its game (``move_writes``). ``None`` when this way cannot
+    settle the move (``check_on_kept``), or the game moved on since. In a transaction (a batch
+    of moves, ``table_frames.play_batch``), the move is stored when it commits, and kept then."""
+    kept = check_on_kept(table, seats, user, move, expected_version)
+    if kept is None or not move_writes.store_if_unmoved(kept.before, kept.after, kept.action):
         return None
-    moved = copy.copy(table)
-    moved.record = after
+    moved = _moved_table(kept)
     # At once in autocommit; in a batch's transaction, only once it stands.
-    transaction.on_commit(partial(remember_state, after, state))
-    _after_commit(moved, after, lobby=False, schedule=armed, action=stored)
-    return TableMove(after, state, moved, seats, stored)
+    transaction.on_commit(partial(remember_state, kept.after, kept.state))
+    _after_commit(moved, kept.after, lobby=False, schedule=kept.armed, action=kept.action)
+    return TableMove(kept.after, kept.state, moved, seats, kept.action)
+
+
+def stored_outside_django(kept: KeptMove) -> TableMove:
+    """What follows the commit of a kept move that was stored on a connection of its own
+    (``games.loop_writes``), where Django's ``on_commit`` has no transaction to wait for: the
+    state kept, and the announcement sent (from the loop, ``config.group_sends``). Its clock
+    task, if ``kept.armed``, is the caller's to send (``schedule_clock``): Celery's publish
+    blocks."""
+    moved = _moved_table(kept)
+    remember_state(kept.after, kept.state)
+    row = action_rows.announced(kept.action, kept.after.undo_count)
+    _announce(moved, kept.after.version, lobby=False, row=row, game=carried_games.carried(kept.after))
+    return TableMove(kept.after, kept.state, moved, kept.seats, kept.action)
+
+
+def schedule_clock(kept: KeptMove) -> None:
+    _schedule(kept.after.pk, kept.after.version, kept.after.turn_deadline)
+
+
+def _moved_table(kept: KeptMove) -> Table:
+    moved = copy.copy(kept.table)
+    moved.record = kept.after
+    return moved
 
 
 def advance(*, game_id: int, version: int) -> bool:

@@ -71,6 +71,16 @@ def server_logs_stay_clean(request: pytest.FixtureRequest) -> Iterator[None]:
         pytest.fail(describe_errors(errors, "during this test"), pytrace=False)
 
 
+@pytest.fixture(autouse=True)
+def loop_connections_closed() -> Iterator[None]:
+    """The moves' connections of the loops a test ran (``games.loop_writes``), closed after it,
+    as the loops are."""
+    yield
+    from games import loop_writes
+
+    loop_writes.close_all()
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """What the servers logged after the last test's own check (their shutdown included)."""
     logs = session.config.stash.get(SERVER_LOGS, None)

@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from django.db import OperationalError, connection, connections
 
 from accounts.models import User
-from games import move_writes, queued_moves, table_frames
+from games import loop_writes, move_writes, queued_moves, table_frames
 from games.engine import get_engine
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat
@@ -127,6 +127,9 @@ def test_a_batch_whose_transaction_fails_is_played_one_by_one_and_loses_nothing(
 
 
 async def test_moves_sent_while_the_thread_is_busy_go_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on SQLite, where every batch goes to the database thread (on PostgreSQL the kept
+    tables' moves are stored from the loop: tests/games/test_loop_writes.py)."""
+    monkeypatch.setattr(loop_writes, "usable", lambda: False)
     dealt = await sync_to_async(_dealt)(3)
     started, release, batches = threading.Event(), threading.Event(), []
     play_batch = table_frames.play_batch

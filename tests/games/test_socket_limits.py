@@ -18,7 +18,7 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -60,6 +60,7 @@ class HeadsUp:
     players: tuple[Any, Any]
     state: Any
     version: int = 0
+    budgets: dict[int, socket_limits.TokenBucket] = field(default_factory=dict)
 
     @classmethod
     def deal(cls, name: str, hands: int = 12) -> HeadsUp:
@@ -78,6 +79,17 @@ class HeadsUp:
     @property
     def to_act(self) -> int | None:
         return TRIAD.current_player(self.state)
+
+    def hold_back(self, seat: int) -> None:
+        """Waits until the seat's player may send a move within the players' frame limit
+        (``socket_limits.PLAYER``, with a tenth to spare): a person cannot play faster, and a
+        move past it would be refused rather than timed."""
+        rate = socket_limits.PLAYER
+        budget = self.budgets.setdefault(
+            seat, socket_limits.TokenBucket(rate.burst, rate.refill_per_s * 0.9, time.monotonic())
+        )
+        while not budget.take(time.monotonic()):
+            time.sleep(0.01)
 
     def next_move(self) -> str:
         """The first legal move (check, call, 'discard -', show): a game lasts ~100 of them."""
@@ -237,6 +249,7 @@ def play_moves(game: HeadsUp, sockets: tuple[ClientConnection, ClientConnection]
         if seat == TABLE_SEAT:  # the table deals a tie replay itself (a worker's task); not timed
             wait_for_version(sockets[0], game.version + 1)
         else:
+            game.hold_back(seat)
             started = time.perf_counter()
             sockets[seat].send(json.dumps({"action": move, "version": str(game.version)}))
             wait_for_version(sockets[seat], game.version + 1)
