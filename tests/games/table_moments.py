@@ -14,11 +14,12 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
-from games import finishes, kinds, tables
-from games.engine import TABLE_SEAT
+from games import finishes, kinds, table_frames, tables
+from games.engine import TABLE_SEAT, get_engine
 from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Seat, Table
 from games.moves import finish_if_over
+from games.state_cache import current_state
 
 Stop = Callable[[Any, Any, list[str]], bool]
 
@@ -33,6 +34,20 @@ def dealt_triad_tables(count: int) -> list[tuple[int, User, User]]:
         tables.sit(table_id=table.pk, user=second)
         tables.start(table_id=table.pk, user=first)
         dealt.append((table.pk, first, second))
+    return dealt
+
+
+def dealt_kept_triad_tables(count: int) -> list[tuple[int, User, User]]:
+    """``count`` dealt two-seat Triad tables, each kept by this process at version 0 (drawn
+    once, as a socket's first frame draws it), with the person to move and the other."""
+    dealt = []
+    for table_id, first, second in dealt_triad_tables(count):
+        record = GameRecord.objects.get(table__pk=table_id)
+        seat = get_engine("triad").current_player(current_state(record))
+        mover = Seat.objects.get(table_id=table_id, number=seat).user
+        assert mover is not None
+        table_frames.render_table(table_id, None, "", 0)
+        dealt.append((table_id, mover, second if mover == first else first))
     return dealt
 
 

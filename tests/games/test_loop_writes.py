@@ -13,31 +13,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection, connections
 
-from accounts.models import User
 from config import group_sends
 from games import loop_writes, queued_moves, table_frames
-from games.engine import get_engine
 from games.errors import GameError, StaleVersion
-from games.models import Action, GameRecord, Seat
-from games.state_cache import current_state
+from games.models import Action, GameRecord
 from games.table_frames import Move
-from tests.games.table_moments import dealt_triad_tables
+from tests.games.table_moments import dealt_kept_triad_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _dealt(count: int) -> list[tuple[int, User, User]]:
-    """``count`` dealt two-seat Triad tables, each kept here at version 0 (drawn once), with
-    the person to move and the other."""
-    dealt = []
-    for table_id, first, second in dealt_triad_tables(count):
-        record = GameRecord.objects.get(table__pk=table_id)
-        seat = get_engine("triad").current_player(current_state(record))
-        mover = Seat.objects.get(table_id=table_id, number=seat).user
-        assert mover is not None
-        table_frames.render_table(table_id, None, "", 0)
-        dealt.append((table_id, mover, second if mover == first else first))
-    return dealt
 
 
 def _stored(table_ids: list[int]) -> tuple[list[int], list[int], int]:
@@ -95,7 +78,7 @@ async def test_moves_at_kept_tables_are_stored_from_the_loop_in_one_transaction_
     sent: list[tuple[str, dict[str, Any]]], thread_batches: list[list[int]]
 ) -> None:
     assert loop_writes.usable()
-    dealt = await sync_to_async(_dealt)(3)
+    dealt = await sync_to_async(dealt_kept_triad_tables)(3)
     ids = [pk for pk, _, _ in dealt]
     outcomes = await _play([Move(pk, mover, "check", 0) for pk, mover, _ in dealt])
     assert outcomes == [None, None, None]
@@ -116,7 +99,8 @@ async def test_moves_at_kept_tables_are_stored_from_the_loop_in_one_transaction_
 async def test_a_refusal_and_a_second_move_from_one_version_go_the_thread_s_way(
     sent: list[tuple[str, dict[str, Any]]], thread_batches: list[list[int]]
 ) -> None:
-    (first_id, mover, not_to_move), (second_id, second_mover, _) = await sync_to_async(_dealt)(2)
+    dealt = await sync_to_async(dealt_kept_triad_tables)(2)
+    (first_id, mover, not_to_move), (second_id, second_mover, _) = dealt
     twice = Move(first_id, mover, "check", 0)
     outcomes = await _play(
         [twice, Move(first_id, not_to_move, "check", 0), Move(second_id, second_mover, "check", 0), twice]
@@ -133,7 +117,7 @@ async def test_a_refusal_and_a_second_move_from_one_version_go_the_thread_s_way(
 async def test_a_batch_the_loop_cannot_store_is_stored_the_thread_s_way_and_loses_nothing(
     monkeypatch: pytest.MonkeyPatch, thread_batches: list[list[int]]
 ) -> None:
-    dealt = await sync_to_async(_dealt)(3)
+    dealt = await sync_to_async(dealt_kept_triad_tables)(3)
     ids = [pk for pk, _, _ in dealt]
     calls = {"statements": 0}
     connect = loop_writes._connection
@@ -165,7 +149,7 @@ async def test_a_batch_the_loop_cannot_store_is_stored_the_thread_s_way_and_lose
 async def test_moves_queued_while_a_batch_is_stored_go_in_the_next(
     monkeypatch: pytest.MonkeyPatch, thread_batches: list[list[int]]
 ) -> None:
-    dealt = await sync_to_async(_dealt)(3)
+    dealt = await sync_to_async(dealt_kept_triad_tables)(3)
     started, release, batches = asyncio.Event(), asyncio.Event(), []
     store = loop_writes.store
 

@@ -13,30 +13,15 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError, connection, connections
 
-from accounts.models import User
 from games import loop_writes, move_writes, queued_moves, table_frames
 from games.engine import get_engine
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat
 from games.state_cache import current_state
 from games.table_frames import Move
-from tests.games.table_moments import dealt_triad_tables
+from tests.games.table_moments import dealt_kept_triad_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _dealt(count: int) -> list[tuple[int, User, User]]:
-    """``count`` dealt two-seat Triad tables, each kept here at version 0 (drawn once), with
-    the person to move and the other."""
-    dealt = []
-    for table_id, first, second in dealt_triad_tables(count):
-        record = GameRecord.objects.get(table__pk=table_id)
-        seat = get_engine("triad").current_player(current_state(record))
-        mover = Seat.objects.get(table_id=table_id, number=seat).user
-        assert mover is not None
-        table_frames.render_table(table_id, None, "", 0)
-        dealt.append((table_id, mover, second if mover == first else first))
-    return dealt
 
 
 def _versions(table_ids: list[int]) -> list[int]:
@@ -55,7 +40,7 @@ def _transactions(table_ids: list[int]) -> set[str]:
 
 
 def test_moves_at_kept_tables_are_stored_in_one_transaction_in_their_games_order() -> None:
-    dealt = _dealt(3)
+    dealt = dealt_kept_triad_tables(3)
     ids = [table_id for table_id, _, _ in dealt]
     outcomes = table_frames.play_batch([Move(pk, mover, "check", 0) for pk, mover, _ in reversed(dealt)])
     assert outcomes == [None, None, None]
@@ -70,14 +55,14 @@ def test_moves_at_kept_tables_are_stored_in_one_transaction_in_their_games_order
 
 
 def test_a_move_alone_is_its_own_statement_and_commit() -> None:
-    (table_id, mover, _), (other_id, other_mover, _) = _dealt(2)
+    (table_id, mover, _), (other_id, other_mover, _) = dealt_kept_triad_tables(2)
     assert table_frames.play_batch([Move(table_id, mover, "check", 0)]) == [None]
     assert table_frames.play_batch([Move(other_id, other_mover, "check", 0)]) == [None]
     assert len(_transactions([table_id, other_id])) == 2
 
 
 def test_a_refusal_in_a_batch_is_that_move_s_alone() -> None:
-    (first_id, mover, _), (second_id, _, not_to_move) = _dealt(2)
+    (first_id, mover, _), (second_id, _, not_to_move) = dealt_kept_triad_tables(2)
     outcomes = table_frames.play_batch(
         [Move(first_id, mover, "check", 0), Move(second_id, not_to_move, "check", 0)]
     )
@@ -87,7 +72,7 @@ def test_a_refusal_in_a_batch_is_that_move_s_alone() -> None:
 
 
 def test_two_moves_from_one_version_in_a_batch_store_one() -> None:
-    (table_id, mover, _), (other_id, other_mover, _) = _dealt(2)
+    (table_id, mover, _), (other_id, other_mover, _) = dealt_kept_triad_tables(2)
     twice = Move(table_id, mover, "check", 0)
     outcomes = table_frames.play_batch([twice, Move(other_id, other_mover, "check", 0), twice])
     assert outcomes[:2] == [None, None] and isinstance(outcomes[2], StaleVersion)
@@ -98,7 +83,7 @@ def test_two_moves_from_one_version_in_a_batch_store_one() -> None:
 def test_a_batch_whose_transaction_fails_is_played_one_by_one_and_loses_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    dealt = _dealt(3)
+    dealt = dealt_kept_triad_tables(3)
     ids = [table_id for table_id, _, _ in dealt]
     store = move_writes.store_if_unmoved
     calls = {"batched": 0}
@@ -130,7 +115,7 @@ async def test_moves_sent_while_the_thread_is_busy_go_in_one_call(monkeypatch: p
     """As on SQLite, where every batch goes to the database thread (on PostgreSQL the kept
     tables' moves are stored from the loop: tests/games/test_loop_writes.py)."""
     monkeypatch.setattr(loop_writes, "usable", lambda: False)
-    dealt = await sync_to_async(_dealt)(3)
+    dealt = await sync_to_async(dealt_kept_triad_tables)(3)
     started, release, batches = threading.Event(), threading.Event(), []
     play_batch = table_frames.play_batch
 
