@@ -63,6 +63,12 @@ def _sql(connection: BaseDatabaseWrapper) -> tuple[str, str]:
 _compiled: dict[str, tuple[str, str]] = {}
 
 
+def _compiled_sql(db: str, connection: BaseDatabaseWrapper) -> tuple[str, str]:
+    if db not in _compiled:
+        _compiled[db] = _sql(connection)
+    return _compiled[db]
+
+
 def _value(model: type[GameRecord | Action], name: str, value: Any, connection: BaseDatabaseWrapper) -> Any:
     return prepared(_field(model, name), value, connection)
 
@@ -89,10 +95,8 @@ def postgres_statement(before: GameRecord, after: GameRecord, action: Action) ->
     connection = connections[db]
     if connection.vendor != "postgresql":
         return None
-    if db not in _compiled:
-        _compiled[db] = _sql(connection)
     moved, key, unmoved, row = _values(before, after, action, connection)
-    return _compiled[db][0], [*moved, key, *unmoved, *row[1:]]
+    return _compiled_sql(db, connection)[0], [*moved, key, *unmoved, *row[1:]]
 
 
 def mark_stored(action: Action, key: int, db: str) -> None:
@@ -109,9 +113,7 @@ def store_if_unmoved(before: GameRecord, after: GameRecord, action: Action) -> b
     connection = connections[db]
     if connection.vendor not in ("postgresql", "sqlite"):
         return False
-    if db not in _compiled:
-        _compiled[db] = _sql(connection)
-    update, insert = _compiled[db]
+    update, insert = _compiled_sql(db, connection)
     moved, key, unmoved, row = _values(before, after, action, connection)
     if not insert:
         with connection.cursor() as cursor:

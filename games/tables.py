@@ -19,7 +19,7 @@ import copy
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -312,16 +312,26 @@ def _after_commit(
     with ``action`` if it made the version, and, if ``schedule``, send the turn-clock task for
     the deadline set now."""
     version, deadline = record.version, record.turn_deadline
-    row = None if action is None else action_rows.announced(action, record.undo_count)
-    playing = action is not None and table.status == Table.Status.PLAYING
-    game = carried_games.carried(record) if playing else None
+    announce = _announcement(table, record, lobby=lobby, action=action)
 
     def announce_and_schedule() -> None:
-        _announce(table, version, lobby=lobby, row=row, game=game)
+        announce()
         if schedule:
             _schedule(record.pk, version, deadline)
 
     transaction.on_commit(announce_and_schedule)
+
+
+def _announcement(
+    table: Table, record: GameRecord, *, lobby: bool, action: Action | None
+) -> Callable[[], None]:
+    """The announcement of the record's version, as it stands now, to send once it commits:
+    with ``action``'s row if it made the version, and what it changed in the game's row while
+    the table plays."""
+    row = None if action is None else action_rows.announced(action, record.undo_count)
+    playing = action is not None and table.status == Table.Status.PLAYING
+    game = carried_games.carried(record) if playing else None
+    return partial(_announce, table, record.version, lobby=lobby, row=row, game=game)
 
 
 def _arm_clock(record: GameRecord) -> bool:
@@ -569,8 +579,7 @@ def stored_outside_django(kept: KeptMove) -> TableMove:
     blocks."""
     moved = _moved_table(kept)
     remember_state(kept.after, kept.state)
-    row = action_rows.announced(kept.action, kept.after.undo_count)
-    _announce(moved, kept.after.version, lobby=False, row=row, game=carried_games.carried(kept.after))
+    _announcement(moved, kept.after, lobby=False, action=kept.action)()
     return TableMove(kept.after, kept.state, moved, kept.seats, kept.action)
 
 
