@@ -74,13 +74,18 @@ async def store(moves: Sequence[KeptMove]) -> list[bool] | None:
     keys: dict[int, int] = {}
     try:
         connection = await _connection()
-        # Alone, a move is its own statement: no BEGIN and COMMIT around it.
-        async with connection.transaction() if len(statements) > 1 else contextlib.nullcontext():
-            for n, sql, values in statements:
-                cursor = await connection.execute(sql, values)
-                row = await cursor.fetchone()
-                if row is not None:
-                    keys[n] = row[0]
+        if len(statements) == 1:  # alone, a move is its own statement: no BEGIN and COMMIT
+            n, sql, values = statements[0]
+            cursors = [(n, await connection.execute(sql, values))]
+        else:
+            # Pipelined: BEGIN, the moves and COMMIT go out together, one round trip rather
+            # than one a statement, and the loop is woken once for all their answers.
+            async with connection.pipeline(), connection.transaction():
+                cursors = [(n, await connection.execute(sql, values)) for n, sql, values in statements]
+        for n, cursor in cursors:
+            row = await cursor.fetchone()
+            if row is not None:
+                keys[n] = row[0]
     except (psycopg.Error, OSError) as exc:
         logger.warning("%d moves go the database thread's way, their batch failed: %r", len(moves), exc)
         await _close()

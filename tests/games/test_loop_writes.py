@@ -126,6 +126,9 @@ async def test_a_batch_the_loop_cannot_store_is_stored_the_thread_s_way_and_lose
         real = await connect()
 
         class Failing:
+            def pipeline(self) -> Any:
+                return real.pipeline()
+
             def transaction(self) -> Any:
                 return real.transaction()
 
