@@ -1,16 +1,16 @@
-"""PostgreSQL: a batch of moves from the tables this process keeps, stored from the event loop.
+"""A batch of moves from the tables this process keeps, stored from the event loop.
 
 A daphne stores its sockets' moves in batches (``games.queued_moves``). On the database thread
 a batch costs a hand-over from the loop and back, and the two threads' wait for the GIL: in
-issue 21's sixteenth round, storing the batch on the loop itself (holding it through the
-commit) made more moves a second in each of four A/B pairs. Here the loop does not hold: the
-batch goes to PostgreSQL on a connection of its own (psycopg's ``AsyncConnection``, one per
-loop), the same compare-and-set statement as ``games.move_writes`` for each move, all in one
-transaction, and the loop draws frames while PostgreSQL works. What it cannot settle (a
-refusal, a game that moved on, a table not kept, a connection that fails) goes the way it
-went before, on the database thread, where it is stored or refused as then: a move that
-another already moved the game past is never stored twice (the compare-and-set), and one
-this connection stored is known as stored only once its transaction has committed.
+issue 21's sixteenth and seventeenth rounds, the batches stored from the loop made more moves a
+second on both databases. On PostgreSQL the batch goes to the server on a connection of the
+loop's own (psycopg's ``AsyncConnection``), the same compare-and-set statement as
+``games.move_writes`` for each move, all in one transaction, and the loop draws frames while
+PostgreSQL works; SQLite's is stored on the loop itself (``games.sqlite_loop_writes``). What
+this cannot settle (a refusal, a game that moved on, a table not kept, a batch that fails) goes
+the way it went before, on the database thread, where it is stored or refused as then: a move
+that another already moved the game past is never stored twice (the compare-and-set), and one
+stored here is known as stored only once its transaction has committed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 import psycopg
 from django.db import connections, router
 
-from games import move_writes
+from games import move_writes, sqlite_loop_writes
 from games.models import GameRecord
 from games.tables import KeptMove
 
@@ -37,11 +37,6 @@ rather than hold the process's moves until TCP gives up."""
 _connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, psycopg.AsyncConnection[Any]] = (
     weakref.WeakKeyDictionary()
 )
-
-
-def usable() -> bool:
-    """Whether the games' database is PostgreSQL, whose moves this module stores."""
-    return connections[router.db_for_write(GameRecord)].vendor == "postgresql"
 
 
 async def _connection() -> psycopg.AsyncConnection[Any]:
@@ -65,6 +60,9 @@ async def store(moves: Sequence[KeptMove]) -> list[bool] | None:
     batch could not be stored (nothing of it was, or, had the commit's answer been lost, a
     move's game stands at its version: the thread's way finds it moved on and stores nothing
     again)."""
+    db = router.db_for_write(GameRecord, instance=moves[0].before)
+    if connections[db].vendor == "sqlite":
+        return await sqlite_loop_writes.store(moves, db)
     statements = []
     for n, kept in sorted(enumerate(moves), key=lambda each: each[1].before.pk):
         statement = move_writes.postgres_statement(kept.before, kept.after, kept.action)
@@ -90,7 +88,6 @@ async def store(moves: Sequence[KeptMove]) -> list[bool] | None:
         logger.warning("%d moves go the database thread's way, their batch failed: %r", len(moves), exc)
         await _close()
         return None
-    db = router.db_for_write(GameRecord)
     for n, key in keys.items():
         move_writes.mark_stored(moves[n].action, key, db)
     return [n in keys for n in range(len(moves))]
@@ -106,6 +103,7 @@ async def _close() -> None:
 def close_all() -> None:
     """Close every loop's connection from outside its loop (a test's end: the test database is
     dropped only once no connection is left)."""
+    sqlite_loop_writes.close_all()
     while _connections:
         _, connection = _connections.popitem()
         connection.pgconn.finish()

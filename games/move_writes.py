@@ -99,6 +99,20 @@ def postgres_statement(before: GameRecord, after: GameRecord, action: Action) ->
     return _compiled_sql(db, connection)[0], [*moved, key, *unmoved, *row[1:]]
 
 
+def sqlite_statements(
+    before: GameRecord, after: GameRecord, action: Action, db: str
+) -> tuple[tuple[str, list[Any]], tuple[str, list[Any]]]:
+    """``store_if_unmoved``'s update and insert on SQLite, with their values, for a connection
+    of sqlite3's other than Django's (``games.sqlite_loop_writes``): in sqlite3's own
+    placeholders. The update changes one row if the game is still as kept; the insert's row is
+    then the stored action's key."""
+    connection = connections[db]
+    update, insert = _compiled_sql(db, connection)
+    moved, key, unmoved, row = _values(before, after, action, connection)
+    # No literal % in either statement: each %s is a parameter, as Django's wrapper reads it.
+    return (update.replace("%s", "?"), [*moved, key, *unmoved]), (insert.replace("%s", "?"), row)
+
+
 def mark_stored(action: Action, key: int, db: str) -> None:
     action.pk = key
     action._state.adding = False

@@ -2,10 +2,10 @@
 last batch was being stored: one batch and, where it can, one transaction and one commit for
 them all. Alone, a move goes at once, as before.
 
-On PostgreSQL the moves from tables this process keeps are checked on the loop and stored from
-it (``games.loop_writes``); on SQLite, and for every move that way cannot settle, the batch
-goes to the database thread (``table_frames.play_batch``). Either way, the announcements of the
-moves stored go out from the loop once the batch is done, each with its version's public part.
+The moves from tables this process keeps are checked on the loop and stored from it
+(``games.loop_writes``); every move that way cannot settle goes to the database thread
+(``table_frames.play_batch``). Either way, the announcements of the moves stored go out from
+the loop, each with its version's public part.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import logging
 from collections.abc import Mapping
 from functools import partial
 
-from channels.db import database_sync_to_async
 from django.core.exceptions import SynchronousOnlyOperation
 
 from accounts.models import User
@@ -30,15 +29,13 @@ BATCH = 16
 
 
 async def _play_batch(moves: list[Move]) -> list[Exception | None]:
-    if not loop_writes.usable():
-        return await call_then_send(partial(play_batch, moves), prepare=add_public_part)
     async with sent_after(add_public_part):
         return await _play_from_loop(moves)
 
 
 async def _play_from_loop(moves: list[Move]) -> list[Exception | None]:
     """The moves this process can settle from the tables it keeps, stored from the loop; the
-    rest (and all, if that batch failed) on the database thread, as on SQLite."""
+    rest (and all, if that batch failed) on the database thread."""
     checked: dict[int, tables.KeptMove] = {}
     for n, move in enumerate(moves):
         table_and_seats = table_frames.kept_table(move.table_id, move.expected_version)
@@ -62,8 +59,9 @@ async def _play_from_loop(moves: list[Move]) -> list[Exception | None]:
     outcomes: list[Exception | None] = [None] * len(moves)
     rest = [n for n in range(len(moves)) if n not in settled]
     if rest or clocks:
-        played = await database_sync_to_async(_on_thread)([moves[n] for n in rest], clocks)
-        for n, outcome in zip(rest, played, strict=True):
+        # Their announcements go out as the thread's call returns; the loop's, at the batch's end.
+        on_thread = partial(_on_thread, [moves[n] for n in rest], clocks)
+        for n, outcome in zip(rest, await call_then_send(on_thread, prepare=add_public_part), strict=True):
             outcomes[n] = outcome
     return outcomes
 

@@ -49,12 +49,12 @@ def begin_in_steps(raw: sqlite3.Connection, begin: str, timeout_s: float) -> Non
             raw.execute(begin)
             return
         except sqlite3.OperationalError as exc:
-            if not _locked(exc) or time.monotonic() + wait > deadline:
+            if not is_locked(exc) or time.monotonic() + wait > deadline:
                 raise
         time.sleep(wait)
         wait = min(wait * 2, LONGEST_WAIT_S)
 
 
-def _locked(error: sqlite3.OperationalError) -> bool:
+def is_locked(error: sqlite3.OperationalError) -> bool:
     # The extended codes (SQLITE_BUSY_RECOVERY, ...) keep the primary one in their low byte.
     return error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY

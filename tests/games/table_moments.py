@@ -24,6 +24,16 @@ from games.state_cache import current_state
 Stop = Callable[[Any, Any, list[str]], bool]
 
 
+def one_move_on(before: GameRecord) -> tuple[GameRecord, Action]:
+    """The game's row after one more move from ``before`` (read again, from its database), and
+    the move: what a move at a kept table would store."""
+    after = GameRecord.objects.using(before._state.db).get(pk=before.pk)
+    after.version, after.action_count = before.version + 1, before.action_count + 1
+    after.last_action_at = timezone.now()
+    action = Action(game=after, seq=before.action_count, seat=0, text="check", created_at=timezone.now())
+    return after, action
+
+
 def dealt_triad_tables(count: int) -> list[tuple[int, User, User]]:
     """``count`` dealt two-seat Triad tables, each with its first and second seat's person."""
     dealt = []

@@ -5,25 +5,21 @@ move was made from (``games.move_writes``); whatever it cannot settle goes the l
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection, connections, transaction
-from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from config.settings.base import database_from_env
 from games import move_writes, table_frames, tables
 from games.engine import get_engine
 from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat, Table
 from games.state_cache import current_state
 from tests.at_once import at_once
-from tests.games.table_moments import dealt_heads_up_triad
+from tests.games.table_moments import dealt_heads_up_triad, one_move_on
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -117,23 +113,13 @@ def test_refusals_go_the_locked_way_which_gives_them(
     assert not Action.objects.filter(game__table=table).exists()
 
 
-def _after(before: GameRecord) -> tuple[GameRecord, Action]:
-    """The game's row after one more move from ``before`` (read again, from its database), and
-    the move."""
-    after = GameRecord.objects.using(before._state.db).get(pk=before.pk)
-    after.version, after.action_count = before.version + 1, before.action_count + 1
-    after.last_action_at = timezone.now()
-    action = Action(game=after, seq=before.action_count, seat=0, text="check", created_at=timezone.now())
-    return after, action
-
-
 def test_two_moves_from_one_version_store_one(dealt: tuple[Table, User, User]) -> None:
     table, _, _ = dealt
     before = GameRecord.objects.get(table=table)
     stored: list[bool] = []
 
     def move() -> None:
-        stored.append(move_writes.store_if_unmoved(before, *_after(before)))
+        stored.append(move_writes.store_if_unmoved(before, *one_move_on(before)))
 
     at_once(move, move)
     assert sorted(stored) == [False, True]
@@ -141,76 +127,52 @@ def test_two_moves_from_one_version_store_one(dealt: tuple[Table, User, User]) -
     assert GameRecord.objects.get(pk=before.pk).version == 1
 
 
-ALIAS = "kept_moves_sqlite"
-
-
-@pytest.fixture
-def sqlite_db(tmp_path: Path, django_db_blocker: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """The site's SQLite (its URL, its options) beside the tests' PostgreSQL, with a game's
-    and its actions' tables."""
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    config = database_from_env(default=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    config["OPTIONS"] = {"timeout": 2.0, "transaction_mode": "IMMEDIATE"}
-    configured = connections.configure_settings({"default": connections.settings["default"], ALIAS: config})
-    monkeypatch.setitem(connections.settings, ALIAS, configured[ALIAS])
-    with django_db_blocker.unblock():
-        db: BaseDatabaseWrapper = connections[ALIAS]
-        # Only the two tables a move writes: their indexes are the migrations' to make per
-        # database (one has NULLS LAST), and their foreign keys' other tables are not here.
-        monkeypatch.setattr(GameRecord._meta, "indexes", [])
-        with db.schema_editor() as editor:
-            editor.create_model(GameRecord)
-            editor.create_model(Action)
-        with db.cursor() as cursor:
-            cursor.execute("PRAGMA foreign_keys = OFF")
-        try:
-            yield db
-        finally:
-            db.close()
-            del connections[ALIAS]
-
-
-def test_on_sqlite_an_update_and_an_insert_in_one_transaction_store_it_once(sqlite_db: Any) -> None:
-    before = GameRecord.objects.using(ALIAS).create(
+def test_on_sqlite_an_update_and_an_insert_in_one_transaction_store_it_once(sqlite_games: Any) -> None:
+    db = sqlite_games.alias
+    before = GameRecord.objects.using(db).create(
         game="triad", engine_version=1, config={}, seed=1, deck=[], kind=GameRecord.Kind.TABLE
     )
-    after, action = _after(before)
+    after, action = one_move_on(before)
     assert move_writes.store_if_unmoved(before, after, action)
-    assert action.pk is not None and action._state.db == ALIAS
-    row = GameRecord.objects.using(ALIAS).get(pk=before.pk)
+    assert action.pk is not None and action._state.db == db
+    row = GameRecord.objects.using(db).get(pk=before.pk)
     assert (row.version, row.action_count) == (1, 1)
-    assert list(Action.objects.using(ALIAS).values_list("seq", "text")) == [(0, "check")]
-    again, action = _after(before)
+    assert list(Action.objects.using(db).values_list("seq", "text")) == [(0, "check")]
+    again, action = one_move_on(before)
     assert not move_writes.store_if_unmoved(before, again, action)  # the row moved on
-    moved_clock = GameRecord.objects.using(ALIAS).get(pk=before.pk)
+    moved_clock = GameRecord.objects.using(db).get(pk=before.pk)
     moved_clock.clock_task_at = timezone.now()
-    later, action = _after(row)
+    later, action = one_move_on(row)
     assert not move_writes.store_if_unmoved(moved_clock, later, action)  # not the clock task kept
-    assert Action.objects.using(ALIAS).count() == 1
+    assert Action.objects.using(db).count() == 1
 
 
-def test_on_sqlite_a_batch_of_moves_takes_no_savepoint_and_one_failure_undoes_it_all(sqlite_db: Any) -> None:
+def test_on_sqlite_a_batch_of_moves_takes_no_savepoint_and_one_failure_undoes_it_all(
+    sqlite_games: Any,
+) -> None:
     """In a batch's transaction (``table_frames.play_batch``) a move adds no savepoint of its
     own: a statement each that bought nothing, since a failed insert fails the whole batch
     (then played one move at a time) and an update that matched nothing wrote nothing."""
+    db = sqlite_games.alias
     games = [
-        GameRecord.objects.using(ALIAS).create(
+        GameRecord.objects.using(db).create(
             game="triad", engine_version=1, config={}, seed=seed, deck=[], kind=GameRecord.Kind.TABLE
         )
         for seed in (1, 2, 3)
     ]
-    with transaction.atomic(using=ALIAS), CaptureQueriesContext(sqlite_db) as queries:
-        assert move_writes.store_if_unmoved(games[0], *_after(games[0]))
-        assert move_writes.store_if_unmoved(games[1], *_after(games[1]))
+    with transaction.atomic(using=db), CaptureQueriesContext(sqlite_games) as queries:
+        assert move_writes.store_if_unmoved(games[0], *one_move_on(games[0]))
+        assert move_writes.store_if_unmoved(games[1], *one_move_on(games[1]))
     assert not [query["sql"] for query in queries.captured_queries if "SAVEPOINT" in query["sql"]]
-    assert Action.objects.using(ALIAS).count() == 2
+    assert Action.objects.using(db).count() == 2
 
     # Game 3's next action is already stored (as a second process's would be): its insert fails,
     # and with it the move of game 1 stored before it in the same transaction.
-    fresh = [GameRecord.objects.using(ALIAS).get(pk=game.pk) for game in games]
-    Action.objects.using(ALIAS).create(game=fresh[2], seq=0, seat=0, text="check", created_at=timezone.now())
-    with pytest.raises(IntegrityError), transaction.atomic(using=ALIAS):
-        assert move_writes.store_if_unmoved(fresh[0], *_after(fresh[0]))
-        move_writes.store_if_unmoved(fresh[2], *_after(fresh[2]))
-    assert [GameRecord.objects.using(ALIAS).get(pk=game.pk).version for game in games] == [1, 1, 0]
-    assert Action.objects.using(ALIAS).count() == 3
+    fresh = [GameRecord.objects.using(db).get(pk=game.pk) for game in games]
+    Action.objects.using(db).create(game=fresh[2], seq=0, seat=0, text="check", created_at=timezone.now())
+    with pytest.raises(IntegrityError), transaction.atomic(using=db):
+        assert move_writes.store_if_unmoved(fresh[0], *one_move_on(fresh[0]))
+        move_writes.store_if_unmoved(fresh[2], *one_move_on(fresh[2]))
+    versions = [GameRecord.objects.using(db).get(pk=game.pk).version for game in games]
+    assert versions == [1, 1, 0]
+    assert Action.objects.using(db).count() == 3

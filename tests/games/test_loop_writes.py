@@ -77,7 +77,6 @@ async def _done() -> None:
 async def test_moves_at_kept_tables_are_stored_from_the_loop_in_one_transaction_and_announced(
     sent: list[tuple[str, dict[str, Any]]], thread_batches: list[list[int]]
 ) -> None:
-    assert loop_writes.usable()
     dealt = await sync_to_async(dealt_kept_triad_tables)(3)
     ids = [pk for pk, _, _ in dealt]
     outcomes = await _play([Move(pk, mover, "check", 0) for pk, mover, _ in dealt])
