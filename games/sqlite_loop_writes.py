@@ -89,12 +89,22 @@ async def store(moves: Sequence[KeptMove], db: str) -> list[bool] | None:
         connection.execute("COMMIT")
     except sqlite3.Error as exc:
         logger.warning("%d moves go the database thread's way, their batch failed: %r", len(moves), exc)
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
+        _roll_back(connection)
         return None
     for n, key in keys.items():
         move_writes.mark_stored(moves[n].action, key, db)
     return [n in keys for n in range(len(moves))]
+
+
+def _roll_back(connection: sqlite3.Connection) -> None:
+    """Undo the batch; a connection that cannot is closed (which undoes it) and opened again at
+    the next batch."""
+    try:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+    except sqlite3.Error:
+        _connections.pop(asyncio.get_running_loop(), None)
+        connection.close()
 
 
 def _key(row: Any) -> int:
