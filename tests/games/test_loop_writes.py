@@ -133,7 +133,7 @@ async def test_a_batch_the_loop_cannot_store_is_stored_the_thread_s_way_and_lose
 
             async def execute(self, sql: str, values: list[Any]) -> Any:
                 calls["statements"] += 1
-                if calls["statements"] == 2:  # after the first move of the batch was written
+                if calls["statements"] == 2:  # after the first move of the batch went into its transaction
                     raise psycopg.errors.DeadlockDetected("deadlock detected")
                 return await real.execute(sql, values)
 
