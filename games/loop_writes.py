@@ -39,13 +39,13 @@ _connections: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, psycopg.Async
 )
 
 
-async def _connection() -> psycopg.AsyncConnection[Any]:
+async def _connection(db: str) -> psycopg.AsyncConnection[Any]:
     loop = asyncio.get_running_loop()
     connection = _connections.get(loop)
     if connection is None or connection.closed:
         # Django's own parameters (the database, its options, its adapters) but its cursor,
         # which is not an async one; psycopg's binds on the server, as Django's is set to.
-        params = connections[router.db_for_write(GameRecord)].get_connection_params()
+        params = connections[db].get_connection_params()
         params.pop("cursor_factory", None)
         params.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
         connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
@@ -63,15 +63,13 @@ async def store(moves: Sequence[KeptMove]) -> list[bool] | None:
     db = router.db_for_write(GameRecord, instance=moves[0].before)
     if connections[db].vendor == "sqlite":
         return await sqlite_loop_writes.store(moves, db)
-    statements = []
-    for n, kept in sorted(enumerate(moves), key=lambda each: each[1].before.pk):
-        statement = move_writes.postgres_statement(kept.before, kept.after, kept.action)
-        if statement is None:
-            return None
-        statements.append((n, *statement))
+    statements = [
+        (n, *move_writes.postgres_statement(kept.before, kept.after, kept.action, db))
+        for n, kept in sorted(enumerate(moves), key=lambda each: each[1].before.pk)
+    ]
     keys: dict[int, int] = {}
     try:
-        connection = await _connection()
+        connection = await _connection(db)
         if len(statements) == 1:  # alone, a move is its own statement: no BEGIN and COMMIT
             n, sql, values = statements[0]
             cursors = [(n, await connection.execute(sql, values))]

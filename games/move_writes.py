@@ -87,14 +87,13 @@ def _values(
     return moved, _value(GameRecord, "id", before.pk, connection), unmoved, row
 
 
-def postgres_statement(before: GameRecord, after: GameRecord, action: Action) -> tuple[str, list[Any]] | None:
-    """``store_if_unmoved``'s one statement and its values, for a connection of PostgreSQL's
-    other than Django's (``games.loop_writes``); ``None`` when the game's database is not
-    PostgreSQL. Its row, if any, is the stored action's key (``mark_stored``)."""
-    db = router.db_for_write(GameRecord, instance=before)
+def postgres_statement(
+    before: GameRecord, after: GameRecord, action: Action, db: str
+) -> tuple[str, list[Any]]:
+    """``store_if_unmoved``'s one statement on PostgreSQL and its values, for a connection of
+    psycopg's other than Django's (``games.loop_writes``). Its row, if any, is the stored
+    action's key (``mark_stored``)."""
     connection = connections[db]
-    if connection.vendor != "postgresql":
-        return None
     moved, key, unmoved, row = _values(before, after, action, connection)
     return _compiled_sql(db, connection)[0], [*moved, key, *unmoved, *row[1:]]
 

@@ -122,7 +122,7 @@ async def test_a_batch_the_loop_cannot_store_is_stored_the_thread_s_way_and_lose
     connect = loop_writes._connection
 
     async def failing_second(*args: Any, **kwargs: Any) -> Any:
-        real = await connect()
+        real = await connect(*args, **kwargs)
 
         class Failing:
             def pipeline(self) -> Any:
