@@ -7,14 +7,15 @@ No task is scheduled for these games, so nothing moves them on while a test look
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any
 
 from django.utils import timezone
 
 from accounts.models import User
-from games import finishes, kinds, table_frames, tables
+from games import finishes, kinds, queued_moves, table_frames, tables
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Seat, Table
@@ -22,6 +23,24 @@ from games.moves import finish_if_over
 from games.state_cache import current_state
 
 Stop = Callable[[Any, Any, list[str]], bool]
+
+
+async def moves_behind_a_held_one(
+    dealt: Sequence[tuple[int, User, User]], held: Awaitable[object], release: Callable[[], None]
+) -> list[object]:
+    """The first dealt table's move played, and held (``held`` returns once it is); meanwhile
+    a move at each other table and one out of turn at the last queue behind it, and once they
+    have, ``release()`` lets the first go on. The queued moves' outcomes (a refusal as the
+    exception it raised), the move out of turn's last."""
+    first = asyncio.ensure_future(queued_moves.play(dealt[0][0], dealt[0][1], {"action": "check"}, 0))
+    await held
+    rest = [queued_moves.play(pk, mover, {"action": "check"}, 0) for pk, mover, _ in dealt[1:]]
+    wrong = queued_moves.play(dealt[-1][0], dealt[-1][2], {"action": "check"}, 0)  # not their turn
+    waiting = asyncio.gather(*rest, wrong, return_exceptions=True)
+    await asyncio.sleep(0.05)
+    release()
+    await first
+    return await waiting
 
 
 def one_move_on(before: GameRecord) -> tuple[GameRecord, Action]:

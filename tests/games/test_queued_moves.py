@@ -19,7 +19,7 @@ from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord, Seat
 from games.state_cache import current_state
 from games.table_frames import Move
-from tests.games.table_moments import dealt_kept_triad_tables
+from tests.games.table_moments import dealt_kept_triad_tables, moves_behind_a_held_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -128,15 +128,7 @@ async def test_moves_sent_while_the_thread_is_busy_go_in_one_call(monkeypatch: p
         return play_batch(moves)
 
     monkeypatch.setattr(queued_moves, "play_batch", held_first)
-    first = asyncio.ensure_future(queued_moves.play(dealt[0][0], dealt[0][1], {"action": "check"}, 0))
-    await asyncio.to_thread(started.wait, 10)
-    rest = [queued_moves.play(pk, mover, {"action": "check"}, 0) for pk, mover, _ in dealt[1:]]
-    wrong = queued_moves.play(dealt[2][0], dealt[2][2], {"action": "check"}, 0)  # not their turn
-    waiting = asyncio.gather(*rest, wrong, return_exceptions=True)
-    await asyncio.sleep(0.05)
-    release.set()
-    await first
-    outcomes = await waiting
+    outcomes = await moves_behind_a_held_one(dealt, asyncio.to_thread(started.wait, 10), release.set)
     assert batches == [[dealt[0][0]], [dealt[1][0], dealt[2][0], dealt[2][0]]]
     assert outcomes[:2] == [None, None] and isinstance(outcomes[2], GameError)
     assert await sync_to_async(_versions)([pk for pk, _, _ in dealt]) == [1, 1, 1]
