@@ -21,6 +21,13 @@ SCALE = 60.0
 MODEL = PlackettLuce(mu=25.0 * SCALE, sigma=25.0 / 3 * SCALE, beta=25.0 / 6 * SCALE, tau=25.0 / 300 * SCALE)
 
 
+def starting_rating(person: User, game: str) -> Rating:
+    """The rating a person has in ``game`` before their first rated game (unsaved): the
+    model's start, provisional (RT-3)."""
+    start = MODEL.rating()
+    return Rating(user=person, game=game, mu=start.mu, sigma=start.sigma, games=0)
+
+
 def _locked_ratings(game: str, people: Sequence[User]) -> dict[int, Rating]:
     """Each person's rating row, created at the model's start if new, locked in user order
     (one order for every caller: two games ending at once cannot deadlock)."""

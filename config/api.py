@@ -18,9 +18,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.decorators import ratelimit
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
+from accounts.ratings import starting_rating
 from accounts.selectors import public_profile
 from games import kinds
 from games.models import GameRecord, Seat
@@ -57,8 +59,11 @@ def error(message: str, status: int) -> JsonResponse:
 
 
 def api_view(view: View) -> View:
-    """GET only (405 otherwise), rate-limited per address (429), errors as JSON."""
+    """GET only (405 otherwise), rate-limited per address (429), errors as JSON. Exempt from
+    CSRF checks: nothing here changes anything or reads a cookie, and the middleware's refusal
+    of a POST would be its HTML page, where the API promises JSON and a 405."""
 
+    @csrf_exempt
     @ratelimit(group="api.address", key="ip", rate=API_RATE, block=False)
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -147,15 +152,14 @@ def _rating_json(rating: Rating) -> dict[str, Any]:
 
 @api_view
 def user(request: HttpRequest, username: str) -> HttpResponse:
-    """``GET /api/users/<name>``: the public profile, ratings and game counts."""
+    """``GET /api/users/<name>``: the public profile, ratings and game counts. Every table
+    game has a rating, as lichess lists every one: a game not played yet shows the start."""
     person = _user_or_404(username)
     if isinstance(person, JsonResponse):
         return person
-    table_slugs = {spec.slug for spec in kinds.TABLE_GAMES}
-    ratings = {
-        row.game: _rating_json(row)
-        for row in Rating.objects.filter(user=person, game__in=table_slugs).order_by("game")
-    }
+    table_slugs = [spec.slug for spec in kinds.TABLE_GAMES]
+    held = {row.game: row for row in Rating.objects.filter(user=person, game__in=table_slugs)}
+    ratings = {slug: _rating_json(held.get(slug) or starting_rating(person, slug)) for slug in table_slugs}
     by_game = dict(
         player_games(person)
         .order_by("game")

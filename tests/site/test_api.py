@@ -18,7 +18,7 @@ from django_ratelimit import core as ratelimit_core
 from accounts.models import PROVISIONAL_GAMES, Rating, User
 from accounts.ratings import rate_game
 from config import api
-from games import finishes
+from games import finishes, kinds
 from games.models import DailyChallenge, GameRecord, Seat, Table
 from games.players import Player
 from games.selectors import hidden_from
@@ -102,11 +102,36 @@ def test_user_profile_shape_ratings_and_counts(client: Client) -> None:
     assert data["counts"] == {"all": 2, "rated": 1, "rated_wins": 1, "by_game": {"pyramid": 1, "triad": 1}}
 
 
+def test_a_newcomer_has_every_table_games_starting_rating(client: Client) -> None:
+    """Lichess lists every rating with ``prov: true``; docs/api.md promises each table game's
+    ``rating``, ``games`` and ``provisional``, in the registry's order, played or not."""
+    person("newbie")
+    newcomer = {"rating": 1500, "games": 0, "provisional": True}
+    data = client.get("/api/users/newbie").json()
+    assert list(data["ratings"].items()) == [(spec.slug, newcomer) for spec in kinds.TABLE_GAMES]
+    assert data["counts"] == {"all": 0, "rated": 0, "rated_wins": 0, "by_game": {}}
+    ann, ben = person("ann"), person("ben")
+    table_game([ann, ben], game="blocks")
+    ratings = client.get("/api/users/ann").json()["ratings"]
+    assert list(ratings) == [spec.slug for spec in kinds.TABLE_GAMES]
+    assert ratings["blocks"]["games"] == 1 and ratings["blocks"]["rating"] > 1500
+    assert ratings["triad"] == ratings["tauron"] == newcomer
+
+
 def test_unknown_user_inactive_user_and_unknown_route_are_json_404s(client: Client) -> None:
     gone = person("gone")
     gone.is_active = False
     gone.save()
-    for url in ("/api/users/nobody", "/api/users/gone", "/api/users/nobody/games", "/api/nothing/here"):
+    for url in (
+        "/api/users/nobody",
+        "/api/users/gone",
+        "/api/users/nobody/games",
+        "/api/nothing/here",
+        "/api/",
+        "/api/users/",
+        "/api/users/ann/",
+        "/api/leaderboards/",
+    ):
         response = client.get(url)
         assert response.status_code == 404, url
         assert response["Content-Type"] == "application/json" and "error" in response.json()
@@ -212,13 +237,26 @@ def test_no_leaderboard_for_solitaire_or_unknown_games(client: Client, game: str
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
-def test_get_only(client: Client, method: str) -> None:
+def test_get_only(method: str) -> None:
+    """Every address under /api/, known or not, as a stranger's script or a signed-in browser
+    sends it: with CSRF checks on (Django's test client turns them off by default), and no
+    token, since the API takes none. Never the HTML CSRF page."""
     person("ann")
-    for url in ("/api/users/ann", "/api/users/ann/games", "/api/leaderboards/triad"):
-        response = getattr(client, method)(url)
-        assert response.status_code == 405, url
-        assert response["Content-Type"] == "application/json" and "error" in response.json()
-        assert response["Allow"] == "GET"
+    signed_in = Client(enforce_csrf_checks=True)
+    signed_in.force_login(person("ben"))
+    for client in (Client(enforce_csrf_checks=True), signed_in):
+        for url in (
+            "/api/users/ann",
+            "/api/users/ann/games",
+            "/api/leaderboards/triad",
+            "/api/nothing/here",
+            "/api/",
+        ):
+            response = getattr(client, method)(url, data="{}", content_type="application/json")
+            assert response.status_code == 405, url
+            assert response["Content-Type"] == "application/json" and "error" in response.json()
+            assert response["Allow"] == "GET"
+            assert response["Access-Control-Allow-Origin"] == "*"
 
 
 def test_rate_limited_per_address(monkeypatch: pytest.MonkeyPatch) -> None:
