@@ -25,6 +25,9 @@ NOTICES = Rate(frames=20, per_s=20, burst=10, patience=10)
 """A page marks a notice read when its person clicks one: a few frames a minute at most."""
 MAX_FRAME = 1024
 MAX_IDS = 50
+MAX_ID = 2**63 - 1
+"""A notice's id is a BigAutoField: PostgreSQL's bigint and SQLite's INTEGER end here, and a
+larger number sent to the database fails there (sqlite3's OverflowError closed the socket)."""
 READ_FRAME = '{"type": "read", "ids": [notice ids] or "all"}'
 
 
@@ -46,7 +49,7 @@ def read_request(text_data: str | None) -> Collection[int] | Literal["all"]:
     if (
         not isinstance(ids, list)
         or not 1 <= len(ids) <= MAX_IDS
-        or not all(type(n) is int and n > 0 for n in ids)
+        or not all(type(n) is int and 0 < n <= MAX_ID for n in ids)
     ):
         raise ValueError(f'ids are 1 to {MAX_IDS} notice numbers, or "all"')
     return set(ids)

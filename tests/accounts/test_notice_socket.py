@@ -13,7 +13,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from accounts import notices
-from accounts.consumers import NOTICES
+from accounts.consumers import MAX_ID, NOTICES
 from accounts.models import Notice, User
 from config.consumers import FLOODING
 from tests.games.test_socket_limits import flood_until_closed
@@ -106,6 +106,11 @@ def test_an_anonymous_socket_is_refused(live_site: str) -> None:
         ('{"type": "read", "ids": ["1"]}', "ids are 1 to 50 notice numbers"),
         ('{"type": "read", "ids": [true]}', "ids are 1 to 50 notice numbers"),
         ('{"type": "read", "ids": [-1]}', "ids are 1 to 50 notice numbers"),
+        ('{"type": "read", "ids": [0]}', "ids are 1 to 50 notice numbers"),
+        ('{"type": "read", "ids": [1.0]}', "ids are 1 to 50 notice numbers"),
+        # One past the largest id a notice can have: on SQLite mark_read raised OverflowError (1011).
+        ('{"type": "read", "ids": [9223372036854775808]}', "ids are 1 to 50 notice numbers"),
+        ('{"type": "read", "ids": [1, 100000000000000000000000000000]}', "ids are 1 to 50 notice numbers"),
         (json.dumps({"type": "read", "ids": list(range(1, 52))}), "ids are 1 to 50 notice numbers"),
         ('{"type": "read", "ids": ' + "[" * 20 + "]" * 20 + "}", "nest"),
         (json.dumps({"type": "read", "ids": "all", "pad": "x" * 2000}), "at most 1 KB"),
@@ -133,6 +138,7 @@ def test_someone_elses_notice_cannot_be_marked_read(live_site: str) -> None:
         receive(sock)
         sock.send(json.dumps({"type": "read", "ids": [hers.pk]}))
         sock.send(json.dumps({"type": "read", "ids": "all"}))
+        sock.send(json.dumps({"type": "read", "ids": [MAX_ID]}))  # the largest there can be: nobody's
         with pytest.raises(TimeoutError):
             sock.recv(timeout=0.5)
     assert notices.unread_count(ann) == 1
