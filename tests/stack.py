@@ -30,12 +30,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from config.embedded import redis_server_argv
 from tests.support import BIN, artifacts_dir, child_env, free_port, wait_for_http
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://capstone:capstone@127.0.0.1:5432/capstone"
 SETTINGS = "config.settings.test"  # DEBUG off, a fixed secret, fast password hashing, short bot delays
+
+# The harnesses name their settings before anything imports ``config``, as every entry point
+# does (config/celery.py); so none of their modules imports it at the top, this one included.
+# Celery's Django fixup makes the project's app the app of every thread only when this is set
+# as the app is made. Without it the harness's other threads (asyncio.to_thread: a table
+# started with a bot) sent their tasks through Celery's built-in default app, to AMQP on
+# localhost: "Connection refused" crashed `make fuzz`, `make faults` warned "No hostname was
+# supplied".
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, seeded: str) -> None:
@@ -218,6 +226,8 @@ class Stack:
         self.close()
 
     def start(self) -> None:
+        from config.embedded import redis_server_argv
+
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._create_database()
@@ -384,11 +394,15 @@ def run_suite(
 ) -> tuple[dict[str, Any], subprocess.CompletedProcess[str]]:
     """Runs ``python -m module`` (a suite's command line) in a process of its own, since the
     suite sets up Django on a database it creates, which a pytest process must not share.
-    Returns the figures it wrote as JSON to ``figures``, and the finished process."""
+    Returns the figures it wrote as JSON to ``figures``, and the finished process.
+
+    Without this process's DJANGO_SETTINGS_MODULE (pytest-django's), as ``make fuzz`` and
+    ``make faults`` run from a shell: the suite must name its settings itself."""
+    env = {k: v for k, v in child_env().items() if k != "DJANGO_SETTINGS_MODULE"}
     run = subprocess.run(
         [sys.executable, "-m", module, *args, "--json", str(figures)],
         cwd=BASE_DIR,
-        env=child_env(),
+        env=env,
         capture_output=True,
         text=True,
         timeout=timeout,
