@@ -32,7 +32,7 @@ from django_ratelimit.decorators import ratelimit
 from accounts.models import PROVISIONAL_GAMES
 from config.http import HtmxHttpRequest
 from config.numbers import whole_number
-from games import kinds, selectors, services
+from games import kinds, selectors, services, solo_matches
 from games.errors import GameError, StaleVersion
 from games.forms import new_game_form
 from games.kinds.solitaire import waste_top
@@ -148,14 +148,25 @@ def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str,
         "board": spec.board(view),
         "waste_top": waste_top(view),
         "extra_stats": spec.extra_stats(view),
+        "mine": player.owns(record),
         "can_play": player.owns(record) and not record.is_over,
         "elapsed": record.elapsed_seconds,
         "today": _today(),
         "deal_public": deal_public,
         "secret": secret,
         "assists": record.kind == GameRecord.Kind.CASUAL and deal_public,
+        **_match_context(record, player),
         **extra,
     }
+
+
+def _match_context(record: GameRecord, player: Player) -> dict[str, Any]:
+    """A finished deal of the player's match (a par match, or a solitaire event's run): the match
+    as it stands, so that the end panel leads on to its next deal, or to its results after the last."""
+    if record.solo_match_id is None or not record.is_over or not player.owns(record):
+        return {}
+    entry = getattr(record.solo_match, "event_entry", None)
+    return {"match": solo_matches.summary(record.solo_match), "match_event": entry and entry.tournament}
 
 
 def _solitaire_record(game_id: int) -> GameRecord:

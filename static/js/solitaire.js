@@ -44,10 +44,12 @@
   // Every form of the game posts through post(): pressing a key right after a swap
   // must not race htmx's processing of the new elements and fall back to a page load.
   // Without JavaScript the same forms post normally and the server redirects back.
+  // The end panel's forms (play the deal again, the match's next deal) go to another game:
+  // they post as plain forms.
   document.addEventListener("submit", function (event) {
     const form = event.target;
     const root = game();
-    if (!root || !root.contains(form)) return;
+    if (!root || !root.contains(form) || form.closest(".end-panel")) return;
     event.preventDefault();
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     // getAttribute: an input named "action" shadows the form.action property.

@@ -231,6 +231,12 @@ def test_a_second_attempt_is_unranked_with_no_hint_undo_or_replay_until_the_day_
     resign(second, player)
     assert client.get(f"/games/{second.pk}/replay/").status_code == 404
     assert client.get(f"/games/{second.pk}/solution/").status_code == 404
+    # Its end panel links to no replay nor download until the day is over either.
+    page = client.get(f"/games/{second.pk}/").content.decode()
+    assert 'data-testid="end-panel"' in page and "/replay/" not in page and "export.json" not in page
+    DailyChallenge.objects.filter(pk=daily.pk).update(date=steady_day - dt.timedelta(days=1))
+    page = client.get(f"/games/{second.pk}/").content.decode()
+    assert f'href="/games/{second.pk}/replay/"' in page and f'href="/games/{second.pk}/export.json"' in page
 
 
 def test_the_deal_number_is_shown_nowhere_until_the_day_is_over(steady_day: dt.date) -> None:

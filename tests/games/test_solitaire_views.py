@@ -179,7 +179,13 @@ def test_the_end_of_a_game_offers_what_to_do_next(client: Client) -> None:
     record = start(client)
     body = act(client, record, "resign")
     assert 'data-testid="end-panel"' in body and "Game over" in body
-    assert "Replay this deal" in body and "New deal" in body
+    assert "Play this deal again" in body and "New deal" in body
+    # "Replay" means watching a game everywhere on the site: the end panel's words for
+    # playing the deal again differ, and the finished game's replay and download are linked.
+    assert "Replay this deal" not in body
+    assert re.search(rf'<a href="/games/{record.pk}/replay/"[^>]*>Watch the replay</a>', body)
+    assert re.search(rf'<a href="/games/{record.pk}/export.json" download[^>]*>Download this game', body)
+    assert client.get(f"/games/{record.pk}/replay/").status_code == 200
     # Deal 42 cannot be won: the panel says so and offers no winning line (issue 20).
     assert "No line wins this deal." in body and "Watch the winning line" not in body
     solution = client.get(f"/games/{record.pk}/solution/")

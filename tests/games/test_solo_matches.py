@@ -121,3 +121,51 @@ def test_the_pages_start_a_match_and_follow_it(client: Client) -> None:
     assert f"/games/{record.pk}/replay/" in page and "Play deal 2" in page
     assert client.get("/play/pyramid/match/").content.decode().count('data-testid="my-match-row"') == 1
     assert Client().get(f"/matches/{match.pk}/").status_code == 404  # someone else's
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def resign_on_the_page(client: Client, record: GameRecord) -> str:
+    """Resigns ``record`` as its page does; returns the board with its end panel."""
+    record.refresh_from_db()
+    response = client.post(
+        f"/games/{record.pk}/act/", {"action": "resign", "version": record.version}, **HTMX
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_match_deals_end_panel_leads_to_the_next_deal_and_after_the_last_to_the_results(
+    client: Client,
+) -> None:
+    client.post("/play/pyramid/match/")
+    match = SoloMatch.objects.get()
+    first = GameRecord.objects.get(
+        pk=int(client.post(f"/matches/{match.pk}/deals/1/")["Location"].split("/")[2])
+    )
+    panel = resign_on_the_page(client, first)
+    next_deal = re.search(
+        r'<form method="post" action="([^"]+)">\s*<input[^>]*csrfmiddlewaretoken[^>]*>'
+        r'<button type="submit" class="button" data-testid="next-deal">([^<]+)</button>',
+        panel,
+    )
+    assert next_deal is not None, panel
+    assert next_deal.groups() == (f"/matches/{match.pk}/deals/2/", "Next deal (2 of 6)")
+    assert re.search(rf'<a href="/matches/{match.pk}/" data-testid="match-page">Your par match</a>', panel)
+    assert 'data-testid="match-results"' not in panel
+    # The button deals the next deal of the match, not an unrelated one.
+    second = client.post(next_deal.group(1))
+    assert second.status_code == 302
+    record = GameRecord.objects.get(pk=int(second["Location"].split("/")[2]))
+    assert record.solo_match == match and record.seed == match.seeds[1]
+    player = Player(user=None, token=client.session["player_token"])
+    for deal in range(2, 6):
+        resign(solo_matches.play(match_id=match.pk, deal=deal, player=player), player)
+    last = solo_matches.play(match_id=match.pk, deal=6, player=player)
+    panel = resign_on_the_page(client, last)
+    assert 'data-testid="next-deal"' not in panel
+    assert re.search(rf'<a class="button" href="/matches/{match.pk}/" data-testid="match-results">', panel)
+    # Someone else looking at the finished deal is offered nobody's match.
+    other = Client().get(f"/games/{last.pk}/").content.decode()
+    assert 'data-testid="end-panel"' in other and f"/matches/{match.pk}/" not in other

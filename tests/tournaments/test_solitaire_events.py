@@ -374,3 +374,24 @@ def test_the_event_pages_poll_sees_a_finished_deal() -> None:
     play(deal(alice, event, 1), alice, ["resign"])
     answer = watcher.get(f"/tournaments/{event.pk}/?since={token}", **poll)
     assert answer.status_code == 200 and "event-row" in answer.content.decode()
+
+
+def test_an_event_deals_end_panel_leads_on_to_the_next_deal_then_the_standings() -> None:
+    """The replay and the download stay sealed while the window is open (LP-6)."""
+    alice = person("alice")
+    event = started(an_event(alice, deal_count=2), alice)
+    client = signed_in(alice)
+    run = event.entries.get(user=alice).solo_match_id
+    first = play(deal(alice, event, 1), alice, ["resign"])
+    panel = client.get(f"/games/{first.pk}/").content.decode()
+    assert f'action="/matches/{run}/deals/2/"' in panel and "Next deal (2 of 2)" in panel
+    assert f'<a href="/matches/{run}/" data-testid="match-page">Your deals in Tuesday deals</a>' in panel
+    assert "/replay/" not in panel and "export.json" not in panel
+    last = play(deal(alice, event, 2), alice, ["resign"])
+    panel = client.get(f"/games/{last.pk}/").content.decode()
+    assert 'data-testid="next-deal"' not in panel
+    standings = f'<a class="button" href="/tournaments/{event.pk}/" data-testid="match-results">'
+    assert standings + "The event's standings</a>" in panel
+    window_ends(event)
+    panel = client.get(f"/games/{last.pk}/").content.decode()
+    assert f'href="/games/{last.pk}/replay/"' in panel and f'href="/games/{last.pk}/export.json"' in panel

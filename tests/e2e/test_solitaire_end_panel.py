@@ -1,0 +1,54 @@
+"""The end panel of a finished solitaire game in Chromium: a par match's deal leads on to the
+match's next deal, the deal can be played again, and the finished game's replay is one click away."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import GameRecord, SoloMatch
+from tests.support import artifacts_dir
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def resign(page: Page) -> None:
+    page.wait_for_load_state("load")  # the page's script is in
+    page.locator("#move-input").fill("resign")
+    page.locator("#move-input").press("Enter")
+    expect(page.get_by_test_id("end-panel")).to_be_visible()
+
+
+@pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)])
+def test_a_par_match_deal_leads_on_to_the_next_deal_its_replay_and_playing_it_again(
+    live_site: str, new_context: Any, width: int, height: int
+) -> None:
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(f"{live_site}/play/pyramid/match/")
+    page.get_by_test_id("start-match").click()
+    page.get_by_test_id("play-deal").click()
+    resign(page)
+    panel = page.get_by_test_id("end-panel")
+    page.screenshot(path=str(artifacts_dir() / f"end-panel-match-{width}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    match = SoloMatch.objects.get()
+    first = GameRecord.objects.get(solo_match=match, seed=match.seeds[0])
+
+    panel.get_by_role("button", name="Next deal (2 of 6)").click()
+    second = GameRecord.objects.get(solo_match=match, seed=match.seeds[1])
+    expect(page).to_have_url(f"{live_site}/games/{second.pk}/")
+    expect(page.get_by_test_id("back-to-match")).to_have_text("a deal of your par match")
+
+    page.goto(f"{live_site}/games/{first.pk}/")
+    page.get_by_test_id("end-panel").get_by_role("link", name="Watch the replay").click()
+    expect(page).to_have_url(f"{live_site}/games/{first.pk}/replay/")
+
+    page.go_back()
+    page.get_by_test_id("end-panel").get_by_role("button", name="Play this deal again").click()
+    expect(page.locator(".deal-number")).to_have_text(f"#{match.seeds[0]}")
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    again = GameRecord.objects.latest("pk")
+    assert again.seed == match.seeds[0] and again.solo_match is None and again.kind == GameRecord.Kind.CASUAL
