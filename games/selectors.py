@@ -437,6 +437,18 @@ def longest_daily_streaks(today: dt.date, limit: int = 10) -> list[StreakRow]:
     return [StreakRow(rank, row.user, row.best, row.current) for rank, row in enumerate(rows, start=1)]
 
 
+def bot_tournament_titles() -> int:
+    """Finished tournaments won by a bot (a first place with no person): the bots' titles,
+    counted together as a series' page counts them, beside the people's board."""
+    return (
+        Tournament.objects.filter(
+            status=Tournament.Status.FINISHED, entries__place=1, entries__user__isnull=True
+        )
+        .distinct()
+        .count()
+    )
+
+
 def tournament_champions(limit: int = 10) -> QuerySet[User]:
     """People by tournaments won (first place of a finished tournament), then by tournaments
     finished; ties by who won most recently."""

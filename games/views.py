@@ -506,5 +506,6 @@ def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
             "best": best,
             "streaks": selectors.longest_daily_streaks(today, limit=20),
             "tournament_champions": selectors.tournament_champions(limit=20),
+            "bot_titles": selectors.bot_tournament_titles(),
         },
     )

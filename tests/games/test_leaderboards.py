@@ -235,6 +235,37 @@ def test_tournament_wins_count_finished_tournaments_won() -> None:
     assert rows == [("alice", 2, 3), ("bob", 1, 3)]
 
 
+def bots_win(count: int, *, by: Any) -> None:
+    """``count`` finished tournaments with a bot in first place (``by`` created them)."""
+    for _ in range(count):
+        made = Tournament.objects.create(
+            game="triad",
+            name="Triad every 10",
+            starts_at=timezone.now(),
+            created_by=by,
+            status=Tournament.Status.FINISHED,
+            finished_at=timezone.now(),
+        )
+        Entry.objects.create(tournament=made, user=None, seed=0, place=1)
+        Entry.objects.create(tournament=made, user=None, seed=1, place=2)
+
+
+def test_bots_titles_are_said_together_not_forgotten(client: Client) -> None:
+    """Tournaments won by bots count on the page as on a series' page: bots together."""
+    host = person("host")
+    bots_win(1, by=host)
+    body = client.get("/leaderboards/").content.decode()
+    assert "No tournament has been won yet." not in body
+    assert "No person has won a tournament yet." in body
+    assert re.search(r'data-testid="bot-titles">\s*Bots, counted together: 1 title\b', body)
+    bots_win(5, by=host)
+    alice, bob = person("alice"), person("bob")
+    tournament("triad", alice, bob)
+    body = client.get("/leaderboards/").content.decode()
+    assert "No person has won" not in body and ">alice<" in body
+    assert re.search(r'data-testid="bot-titles">\s*Bots, counted together: 6 titles', body)
+
+
 def populate(size: int) -> None:
     """``size`` players of each kind of board, each on every board."""
     users = [person() for _ in range(size)]
