@@ -19,6 +19,7 @@ from typing import Any
 
 from tests.fuzz import endpoints, http_fuzz, world
 from tests.fuzz.sockets import CONSUMERS, Client, SocketFuzz, SocketTally
+from tests.fuzz.sockets import uncovered as uncovered_sockets
 from tests.stack import Stack, session_cookie
 
 PROGRESS_S = 60.0
@@ -47,6 +48,7 @@ class FuzzRun:
     http: dict[str, http_fuzz.Tally] = field(default_factory=dict)
     logs: dict[str, Counter[str]] = field(default_factory=dict)
     uncovered: list[str] = field(default_factory=list)
+    sockets_uncovered: list[str] = field(default_factory=list)
     died: list[str] = field(default_factory=list)
     seconds: float = 0.0
     phase_seconds: dict[str, float] = field(default_factory=dict)
@@ -61,6 +63,7 @@ class FuzzRun:
     def ok(self) -> bool:
         return (
             not self.uncovered
+            and not self.sockets_uncovered
             and not self.died
             and self.log_unhandled() == 0
             and all(t.unhandled == 0 and t.counted() >= self.config.frames for t in self.sockets.values())
@@ -80,6 +83,7 @@ def run_fuzz(config: FuzzConfig) -> FuzzRun:
         stack.start()
         stack.setup_django()
         run.uncovered = endpoints.uncovered()
+        run.sockets_uncovered = uncovered_sockets()
         run.rate_limits = _has_rate_limits()
         asyncio.run(_fuzz(run, stack, started))
         time.sleep(1)  # let the last log lines land
@@ -132,7 +136,8 @@ def _people(kind: str, count: int) -> list[Client]:
     people = []
     for _ in range(count):
         user = world.make_user("fzsocket")
-        people.append(Client(cookie=session_cookie(user), user=user))
+        own = world.unread_notices(user) if kind == "notices" else []
+        people.append(Client(cookie=session_cookie(user), user=user, notices=own))
     return people
 
 

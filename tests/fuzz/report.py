@@ -16,15 +16,15 @@ def _counts(counter: Counter[Any]) -> str:
 def markdown(run: FuzzRun) -> str:
     lines = [
         "| consumer | frames handled | flood frames | limit notices | 4429 closes | protocol-abuse frames "
-        "| sockets | close codes | answers | unhandled |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |",
+        "| sockets | close codes | answers | unanswered in 5 s | unhandled |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |",
     ]
     for tally in run.sockets.values():
         lines.append(
             f"| `{tally.name}` | {tally.counted():,} | {tally.flood_frames:,} "
             f"| {tally.limited + tally.limited_paced:,} | {tally.closes.get('4429', 0):,} "
             f"| {tally.protocol_frames:,} | {tally.connections:,} | {_counts(tally.closes)} "
-            f"| {_counts(tally.answers)} | {tally.unhandled} |"
+            f"| {_counts(tally.answers)} | {tally.unanswered:,} | {tally.unhandled} |"
         )
     lines += [
         "",
@@ -45,6 +45,7 @@ def markdown(run: FuzzRun) -> str:
         f"Server logs: {run.log_unhandled()} unhandled tracebacks; {handled} handled ones "
         "(django.security: bodies over the upload limit, too many fields, answered 400). "
         f"Components that died: {run.died or 'none'}. POST views not fuzzed: {run.uncovered or 'none'}. "
+        f"Sockets not fuzzed: {run.sockets_uncovered or 'none'}. "
         f"Socket rate limits in the tree: {'yes' if run.rate_limits else 'no'}. {run.seconds:.0f} s in all "
         f"(sockets {phases.get('sockets', 0):.0f} s and posts {phases.get('http', 0):.0f} s "
         "at the same time).",
@@ -53,8 +54,13 @@ def markdown(run: FuzzRun) -> str:
 
 
 def notes(run: FuzzRun) -> list[str]:
-    """What is worth a look but is no failure: requests the HTTP server dropped unanswered."""
-    return [f"POST {t.name}: dropped: {example}" for t in run.http.values() for example in t.dropped_examples]
+    """What is worth a look but is no failure: requests the HTTP server dropped unanswered,
+    frames a consumer left unanswered."""
+    dropped = [f"POST {t.name}: dropped: {e}" for t in run.http.values() for e in t.dropped_examples]
+    unanswered = [
+        f"socket {t.name}: unanswered: {e}" for t in run.sockets.values() for e in t.unanswered_examples
+    ]
+    return dropped + unanswered
 
 
 def problems(run: FuzzRun) -> list[str]:
@@ -70,6 +76,7 @@ def problems(run: FuzzRun) -> list[str]:
         found += [f"log {log}: {key} x{n}" for key, n in counts.items() if key.startswith("unhandled")]
     found += [f"died: {name}" for name in run.died]
     found += [f"POST view not fuzzed: {name}" for name in run.uncovered]
+    found += [f"socket not fuzzed: {route}" for route in run.sockets_uncovered]
     return found
 
 
@@ -86,6 +93,7 @@ def as_json(run: FuzzRun) -> dict[str, Any]:
         "logs": {name: dict(found) for name, found in run.logs.items()},
         "died": run.died,
         "uncovered": run.uncovered,
+        "sockets_uncovered": run.sockets_uncovered,
         "rate_limits": run.rate_limits,
         "problems": problems(run),
         "notes": notes(run),

@@ -102,10 +102,75 @@ def table(rng: random.Random, last: Frame | None, player: bool) -> Data:
     return common(rng)
 
 
+BAD_NOTICE_IDS: tuple[object, ...] = (
+    0,
+    -1,
+    2**63,  # one past the largest id a notice can have (a bigint's)
+    2**64,
+    10**30,
+    -(2**63) - 1,
+    1.0,
+    1.5,
+    float("nan"),
+    True,
+    None,
+    "1",
+    "all",
+    [1],
+    {},
+)
+"""What a "read" frame's list of ids must not hold."""
+BAD_IDS: tuple[object, ...] = (0, 1, 2**63, 1.5, True, None, "1", "ALL", "", [], {}, {"all": True}, [[1]])
+"""What a "read" frame's ids must not be (a list of notice ids or "all")."""
+
+
+def notice_id(rng: random.Random, own: list[int]) -> int:
+    """An id a "read" frame may carry: the person's own notice, anyone's, or the largest."""
+    roll = rng.random()
+    if own and roll < 0.3:
+        return rng.choice(own)
+    if roll < 0.5:
+        return rng.choice((1, 2**31, 2**63 - 1))
+    return rng.randint(1, 10**6)
+
+
+def notices(rng: random.Random, own: list[int]) -> tuple[str | bytes, bool, bool]:
+    """``(data, text, answered)``: the notice socket answers every frame but a well-formed
+    "read" of at most 1 KB, which marks what it names read and is answered, by a "read" frame
+    to each of the person's pages, only when that changed something (accounts/consumers.py).
+    ``own``: ids of the person's own notices."""
+    abuse = protocol_abuse(rng)
+    if abuse:
+        return (*abuse, True)
+    roll = rng.random()
+    if roll < 0.15:
+        ids: object = [notice_id(rng, own) for _ in range(rng.randint(1, 50))]
+        if rng.random() < 0.1:
+            ids = "all"
+        read = inputs.dumps({"type": "read", "ids": ids})
+        return read, False, len(read) > 1024
+    message: dict[str, object] = {"type": "read"}
+    if roll < 0.45:
+        good = [notice_id(rng, own) for _ in range(rng.randint(0, 5))]
+        good.insert(rng.randint(0, len(good)), rng.choice(BAD_NOTICE_IDS))
+        message["ids"] = good
+    elif roll < 0.5:
+        message["ids"] = [notice_id(rng, own) for _ in range(rng.choice((0, 51, 1000)))]
+    elif roll < 0.6:
+        message["ids"] = rng.choice(BAD_IDS)
+    elif roll < 0.7:
+        message = {"type": inputs.value(rng), "ids": "all"}
+        if rng.random() < 0.5:
+            message[inputs.text(rng, 8)] = inputs.value(rng)
+    else:
+        return (*common(rng), True)
+    return inputs.dumps(message), False, True
+
+
 def classify(kind: str, answer: str | bytes) -> str:
     """What a server frame was: ``limited`` (a rate-limit notice), or the kind of answer."""
     text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else answer
-    if kind == "ping":
+    if kind in ("ping", "notices"):
         try:
             data = json.loads(text)
         except ValueError:

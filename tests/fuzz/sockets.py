@@ -6,14 +6,16 @@ short notice, and a socket that keeps flooding is closed with 4429). So the fuzz
 clients: anonymous sockets, each with a fresh burst, and a pool of signed-in people (for a
 player, people each seated at a table of their own against the bot). A lane keeps a copy
 of each client's bucket and sends only what it holds; when the client it uses runs dry it
-takes another (a new anonymous socket is always at hand, except for players, who then
-wait). A limit notice on such a socket means the copy was wrong: the frame is not counted
-and that client's copy is emptied. Now and then a lane floods on purpose, to see the
-notices and the 4429 close; those frames are counted apart, as limit answers.
+takes another (a new anonymous socket is always at hand, except for players and the notice
+socket, which take signed-in people only: those wait). A limit notice on such a socket
+means the copy was wrong: the frame is not counted and that client's copy is emptied. Now
+and then a lane floods on purpose, to see the notices and the 4429 close; those frames are
+counted apart, as limit answers.
 
-A frame's answer is awaited (a ping and a table answer every frame they handle; the lobby
-coalesces), so the run goes as fast as the server answers. A close with 1011 (the server
-caught an exception it did not expect) or a handshake answered 5xx is *unhandled*; the
+A frame's answer is awaited (a ping and a table answer every frame they handle, the notice
+socket every frame but a well-formed "read" that changes nothing; the lobby coalesces), so
+the run goes as fast as the server answers. A close with 1011 (the server caught an
+exception it did not expect) or a handshake answered 5xx is *unhandled*; the
 frames sent on that socket just before are kept as examples.
 """
 
@@ -32,7 +34,19 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from tests.faults.frames import Frame, read_frame
 from tests.fuzz import socket_frames
 
-CONSUMERS = ("ping", "lobby", "table (player)", "table (spectator)")
+ROUTES = {
+    "ping": "ws/ping/",
+    "lobby": "ws/lobby/",
+    "table (player)": "ws/tables/<int:table_id>/",
+    "table (spectator)": "ws/tables/<int:table_id>/",
+    "notices": "ws/notices/",
+}
+"""Each fuzzed consumer's route in config/routing.py (``uncovered``: a new socket must be added)."""
+CONSUMERS = tuple(ROUTES)
+SIGNED_IN = ("table (player)", "notices")
+"""Consumers fuzzed as signed-in people only: a player has a seat, and the notice socket
+refuses a visitor at the handshake (HTTP 403, seen now and then: ``ANONYMOUS_NOTICES``)."""
+ANONYMOUS_NOTICES = 0.02
 FLOOD_SHARE = 0.03
 FLOOD_PAST_BURST = 40
 FLOOD_WAIT_S = 5.0
@@ -46,17 +60,26 @@ MARGIN = 0.8
 """The copy refills this much slower than the server's bucket: timing differs a little."""
 
 
+def uncovered() -> list[str]:
+    """The site's WebSocket routes that no consumer here fuzzes."""
+    from config.routing import websocket_urlpatterns
+
+    return sorted({str(route.pattern) for route in websocket_urlpatterns} - set(ROUTES.values()))
+
+
 def rates() -> dict[str, tuple[float, float]]:
     """(burst, refill per second) per consumer, from the site's own limits."""
     try:
+        from accounts.consumers import NOTICES
         from games.socket_limits import PING, PLAYER, WATCHER
     except ImportError:  # a tree without socket limits: pace as if the tightest were there
-        return dict.fromkeys(CONSUMERS, (10.0, 1.5))
+        return dict.fromkeys(CONSUMERS, (10.0, 1.0))
     return {
         "ping": (PING.burst, PING.refill_per_s),
         "lobby": (WATCHER.burst, WATCHER.refill_per_s),
         "table (player)": (PLAYER.burst, PLAYER.refill_per_s),
         "table (spectator)": (WATCHER.burst, WATCHER.refill_per_s),
+        "notices": (NOTICES.burst, NOTICES.refill_per_s),
     }
 
 
@@ -91,6 +114,8 @@ class Client:
     cookie: str | None
     user: Any = None
     table_id: int = 0
+    notices: list[int] = field(default_factory=list)
+    """Ids of the person's own notices (unread when the run starts)."""
     last: Frame | None = None
     buckets: dict[str, Bucket] = field(default_factory=dict)
     renewing: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -114,6 +139,10 @@ class SocketTally:
     closes: Counter[str] = field(default_factory=Counter)
     unhandled: int = 0
     examples: list[str] = field(default_factory=list)
+    unanswered: int = 0
+    """Frames the consumer should have answered (an error, say) that had no answer within
+    ``ANSWER_TIMEOUT_S`` on a socket still open: a note, as a loaded server may be that slow."""
+    unanswered_examples: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def counted(self) -> int:
@@ -154,15 +183,17 @@ class Listener:
             pass
         self.arrived.set()
 
-    async def next(self, seen: int) -> None:
-        """Until an answer after the ``seen``-th arrives (or the socket closes, or time runs out)."""
+    async def next(self, seen: int) -> bool:
+        """Until an answer after the ``seen``-th arrives or the socket closes (True), or time
+        runs out (False)."""
         deadline = time.monotonic() + ANSWER_TIMEOUT_S
         while self.count <= seen and self.socket.close_code is None:
             self.arrived.clear()
             try:
                 await asyncio.wait_for(self.arrived.wait(), max(0.01, deadline - time.monotonic()))
             except TimeoutError:
-                return
+                return False
+        return True
 
 
 @dataclass
@@ -202,16 +233,18 @@ class SocketFuzz:
         tally.seconds = time.monotonic() - self.started
 
     async def _choose(self, kind: str, rng: random.Random) -> tuple[Client, str]:
-        """A client with frames left at some server: a signed-in one half the time (a
-        player always), else a new anonymous socket."""
+        """A client with frames left at some server: a signed-in one half the time (for
+        ``SIGNED_IN`` consumers always, but for a rare visitor of the notices), else a new
+        anonymous socket."""
+        anonymous = {"table (player)": 0.0, "notices": ANONYMOUS_NOTICES}.get(kind, 0.5)
         while True:
             base = rng.choice(self.urls)
-            if kind != "table (player)" and rng.random() < 0.5:
+            if rng.random() < anonymous:
                 return Client(None), base
             ready = [c for c in self.people[kind] if self._bucket(kind, c, base).level() >= 1]
             if ready:
                 return rng.choice(ready), base
-            if kind != "table (player)":
+            if kind not in SIGNED_IN:
                 return Client(None), base
             await asyncio.sleep(0.05)
 
@@ -230,10 +263,8 @@ class SocketFuzz:
 
     def _url(self, kind: str, rng: random.Random, client: Client, base: str) -> str:
         ws = base.replace("http://", "ws://")
-        if kind == "ping":
-            return ws + "/ws/ping/"
-        if kind == "lobby":
-            return ws + "/ws/lobby/"
+        if not kind.startswith("table"):
+            return f"{ws}/{ROUTES[kind]}"
         table_id = client.table_id
         if kind == "table (spectator)":
             playing = [p.table_id for p in self.people["table (player)"] if p.table_id]
@@ -259,7 +290,7 @@ class SocketFuzz:
                 listener = Listener(kind, tally, socket, bucket, player, flood)
                 reading = asyncio.create_task(listener.run())
                 try:
-                    if kind.startswith("table"):
+                    if kind.startswith("table") or kind == "notices":
                         await listener.next(0)  # its first frame: the connection is set up
                     await self._frames(kind, rng, client, bucket, tally, socket, listener, sent)
                     if flood:  # see the notices and the close the flood earns
@@ -299,7 +330,7 @@ class SocketFuzz:
                     return
             elif not bucket.take():
                 return  # this client has no frame left: another one takes over
-            data, text = self._make(kind, rng, client)
+            data, text, answered = self._make(kind, rng, client)
             sent.append(repr(data)[:200])
             seen = listener.count
             await socket.send(data, text=text)
@@ -312,26 +343,33 @@ class SocketFuzz:
                 tally.flood_frames += 1
                 continue
             tally.handled += 1
-            if kind != "lobby":
-                await listener.next(seen)
+            if answered and not await listener.next(seen):
+                tally.unanswered += 1
+                if len(tally.unanswered_examples) < EXAMPLES:
+                    tally.unanswered_examples.append(sent[-1])
             if listener.over:
                 return
         if kind == "lobby":
             await listener.next(0)  # it draws the list once after a burst: see that it does
 
-    def _make(self, kind: str, rng: random.Random, client: Client) -> tuple[str | bytes, bool]:
+    def _make(self, kind: str, rng: random.Random, client: Client) -> tuple[str | bytes, bool, bool]:
+        """``(data, text, answered)``: ``answered`` if the consumer answers that frame (the
+        lobby coalesces a burst into one drawing; a well-formed notices "read" may change nothing)."""
+        answered = kind != "lobby"
         if kind == "ping":
             data, text = socket_frames.ping(rng)
         elif kind == "lobby":
             data, text = socket_frames.lobby(rng)
+        elif kind == "notices":
+            data, text, answered = socket_frames.notices(rng, client.notices)
         else:
             player = kind == "table (player)"
             data, text = socket_frames.table(rng, client.last if player else None, player=player)
         if isinstance(data, str):
             # Text the client can send: a lone surrogate becomes U+FFFD (invalid UTF-8 is
             # sent on purpose, as bytes, by socket_frames.protocol_abuse).
-            return data.encode("utf-8", "replace").decode("utf-8"), True
-        return data, text
+            return data.encode("utf-8", "replace").decode("utf-8"), True, answered
+        return data, text, answered
 
     def _closed(self, tally: SocketTally, code: int | None, sent: deque[str]) -> None:
         tally.closes["no close frame" if code is None else str(code)] += 1

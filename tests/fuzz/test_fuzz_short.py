@@ -25,5 +25,6 @@ def test_adversarial_frames_and_posts_raise_no_unhandled_exception(tmp_path: Pat
     for name, tally in data["http"].items():
         assert tally["sent"] >= 30, name
     assert data["uncovered"] == [], "POST views the fuzzer does not know"
+    assert data["sockets_uncovered"] == [], "sockets the fuzzer does not know"
     assert data["problems"] == [], "\n".join(data["problems"])
     assert run.returncode == 0, run.stdout[-4000:]

@@ -203,6 +203,18 @@ def reset_token(user: Any) -> tuple[str, str]:
     return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
 
 
+def unread_notices(user: Any, count: int = 3) -> list[int]:
+    """Notices of ``user``'s, unread, for the notice socket's frames to mark read."""
+    from accounts import notices
+    from accounts.models import Notice
+
+    made = [
+        notices.notify(user=user, kind=Notice.Kind.RESULTS, text="Fuzz results", url="/", key=unique("fuzz "))
+        for _ in range(count)
+    ]
+    return [notice.pk for notice in made if notice is not None]
+
+
 def bot_table(user: Any) -> int:
     """A started table with ``user`` in seat 0 and the bot in seat 1 (the worker plays it)."""
     from django.db import close_old_connections
