@@ -1,6 +1,7 @@
 """What is kept about finished games besides the games themselves, brought in step with
 them. Every writer of a game's result or owner calls ``sync`` in its transaction: a move
-that ends a game, an undo that reopens one, an import, the claim of a browser's games."""
+that ends a game, an undo that reopens one, the claim of a browser's games. (An import has
+no owner and nothing kept: it counts for nobody.)"""
 
 from __future__ import annotations
 

@@ -134,12 +134,30 @@ class GameRecord(NamesItsGame):
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+        help_text="Who plays or played it here. An import has none, so it counts for nobody.",
     )
     session_key = models.CharField(
         max_length=64,
         blank=True,
         help_text="Who may play an anonymous game: the browser session that started it.",
+    )
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="imports",
+        help_text="An import's: who brought its file here (empty for a visitor). Not its player.",
+    )
+    played_by = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="An import's players, seat by seat, as its file names them (the file's word).",
     )
     daily = models.ForeignKey(
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
@@ -420,8 +438,8 @@ class Seat(models.Model):
 
 
 class Participation(models.Model):
-    """A person's part in a finished game: its owner (solitaire, an import) or a person at one
-    of its seats. Written where a game ends, reopens (undo) or is claimed
+    """A person's part in a finished game: its owner (solitaire) or a person at one of its
+    seats; an import has neither. Written where a game ends, reopens (undo) or is claimed
     (``games.participations``), so that a person's games are an index range
     (``user, -finished_at``) rather than an OR across games, tables and seats, which no index
     answers at a million games (docs/benchmarks.md, "Ratings at a million games")."""

@@ -10,7 +10,8 @@ from games.models import GameRecord, Participation, Seat
 
 
 def _rows(record: GameRecord, seats: Iterable[tuple[int, int]]) -> list[Participation]:
-    """``seats`` are (user id, seat number) of the people at the record's table."""
+    """``seats`` are (user id, seat number) of the people at the record's table. An import has
+    no owner and no table: nobody took part in it here."""
     if not record.is_over or record.finished_at is None:
         return []
     common = {"record_id": record.pk, "game": record.game, "finished_at": record.finished_at}

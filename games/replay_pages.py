@@ -14,8 +14,10 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.html import format_html_join
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.templatetags.player_names import player_name
 from config.http import HtmxHttpRequest
 from config.numbers import whole_number
 from games import kinds, narration, replays, selectors, services
@@ -27,6 +29,9 @@ from games.players import SESSION_TOKEN, Player
 from games.table_presenter import game_area
 
 MAX_IMPORT_BYTES = 2_000_000
+IMPORTS_LISTED = 20
+"""The import page lists this many of the person's newest imports: theirs to find again,
+since an import is on no profile (it is nobody's game)."""
 
 
 def _step(request: HtmxHttpRequest, source: replays.ReplaySource) -> int:
@@ -73,6 +78,7 @@ def replay_context(source: replays.ReplaySource, step: int, perspective: str) ->
         "perspectives": replays.perspectives(source),
         "can_play": False,
         "replay": True,
+        "played_by": format_html_join(", ", "{}", ((player_name(name),) for name in source.players)),
     }
     if isinstance(spec, TableSpec):
         seats = source.seats or [_NamedSeat(n, name) for n, name in enumerate(source.names)]
@@ -115,7 +121,7 @@ def _closed(request: HtmxHttpRequest, message: str) -> HttpResponse:
 
 @require_safe
 def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    record = get_object_or_404(GameRecord.objects.select_related("owner", "daily"), pk=game_id)
+    record = get_object_or_404(GameRecord.objects.select_related("owner", "imported_by", "daily"), pk=game_id)
     reason = _closed_reason(request, record)
     if reason:
         return _closed(request, reason)
@@ -169,7 +175,10 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
             else:
                 record = services.import_game(data=data, player=Player.from_request(request))
                 return redirect("replay", game_id=record.pk)
-    return render(request, "games/import.html", {"error": error}, status=400 if error else 200)
+    imports = selectors.imports_by(request.user, IMPORTS_LISTED) if request.user.is_authenticated else []
+    return render(
+        request, "games/import.html", {"error": error, "imports": imports}, status=400 if error else 200
+    )
 
 
 @require_POST

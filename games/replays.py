@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import ngettext
+
 from config import safe_json
 from games import kinds
 from games.engine import ReplayError, View, get_engine
@@ -37,6 +39,12 @@ class ReplaySource:
     deck: list[str] | None = None
     record: GameRecord | None = None
     seats: list[Any] = field(default_factory=list)
+    players: tuple[str, ...] = ()
+    """Who played it, seat by seat, as far as the site knows (an import: as its file says);
+    empty when unknown. A downloaded file carries them."""
+    imported: bool = False
+    importer: str = ""
+    """An import's importer's username; "" for a visitor (or when not an import)."""
 
     @property
     def steps(self) -> int:
@@ -47,16 +55,28 @@ class ReplaySource:
         return not kinds.get(self.game).solitaire
 
 
+def _players(record: GameRecord, seats: list[Any]) -> tuple[str, ...]:
+    if record.kind == GameRecord.Kind.IMPORTED:
+        return tuple(record.played_by or ())
+    if seats:
+        return tuple(seat.name for seat in seats)
+    if record.owner is not None and not record.at_table:
+        return (record.owner.username,)
+    return ()
+
+
 def from_record(record: GameRecord) -> ReplaySource:
     actions = tuple(record.actions.order_by("seq").values_list("text", flat=True))
     table = getattr(record, "table", None) if record.at_table else None
     seats = list(table.seats.select_related("user")) if table is not None else []
-    if seats:
-        names = [seat.name for seat in seats]
+    players = _players(record, seats)
+    if players:
+        names = list(players)
     elif not kinds.get(record.game).solitaire:
         names = [f"Seat {n + 1}" for n in range(get_engine(record.game).seat_count(record.config))]
     else:
-        names = [record.owner.username if record.owner else "Anonymous"]
+        names = ["Anonymous"]
+    imported = record.kind == GameRecord.Kind.IMPORTED
     title = f"{record.get_game_display()} #{record.pk}"
     return ReplaySource(
         key=f"game:{record.pk}",
@@ -70,6 +90,9 @@ def from_record(record: GameRecord) -> ReplaySource:
         deck=record.deck,
         record=record,
         seats=seats,
+        players=players,
+        imported=imported,
+        importer=record.imported_by.username if imported and record.imported_by else "",
     )
 
 
@@ -135,12 +158,37 @@ def export(source: ReplaySource) -> dict[str, Any]:
     }
     if source.deck is not None:
         data["deck"] = source.deck
+    if source.players:
+        data["players"] = list(source.players)
     return data
 
 
 REQUIRED = ("game", "engine_version", "config", "seed", "actions")
 IMPORT_DEPTH = 8
 """A game file nests two levels (its config, its list of actions); deeper is not one."""
+PLAYER_NAME_LENGTH = 150
+"""The longest name a file may give a player: the longest username an account may have."""
+
+
+def _file_players(players: object, seats: int) -> list[str]:
+    """The optional ``players`` of a game file: one name a seat, or none at all."""
+    if players is None:
+        return []
+    if not (
+        isinstance(players, list)
+        and len(players) == seats
+        and all(isinstance(name, str) and 0 < len(name.strip()) <= PLAYER_NAME_LENGTH for name in players)
+    ):
+        raise ImportError_(
+            ngettext(
+                "'players' must be a list of %(seats)d name, of 1 to %(longest)d characters.",
+                "'players' must be a list of %(seats)d names, one a seat, each of 1 to %(longest)d "
+                "characters.",
+                seats,
+            )
+            % {"seats": seats, "longest": PLAYER_NAME_LENGTH}
+        )
+    return [name.strip() for name in players]
 
 
 def parse_import(text: str) -> dict[str, Any]:
@@ -181,7 +229,15 @@ def parse_import(text: str) -> dict[str, Any]:
         ) from None
     except ValueError as exc:
         raise ImportError_(f"This game file is not valid: {exc}.") from None
-    return {"game": game, "config": config, "seed": data["seed"], "actions": actions, "deck": deck}
+    players = _file_players(data.get("players"), engine.seat_count(config))
+    return {
+        "game": game,
+        "config": config,
+        "seed": data["seed"],
+        "actions": actions,
+        "deck": deck,
+        "players": players,
+    }
 
 
 def initial_steps(actions: Sequence[str], step: int) -> list[str]:

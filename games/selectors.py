@@ -280,10 +280,10 @@ def player_games(
     user: User, *, game: str = "", result: str = "", public: bool = True
 ) -> QuerySet[Participation]:
     """The person's finished games, newest first (each row's ``record`` and ``won``, the
-    person's own result): solitaire games and imports they own, tables they sat at. ``public``
-    leaves out what ``hidden_from`` hides from a visitor who owns nothing (LP-6): games of a
-    solitaire deal still secret (a daily deal whose UTC day is not over, an event's
-    deal whose window is open). A walk of the index
+    person's own result): solitaire games they own, tables they sat at (an import is
+    nobody's). ``public`` leaves out what ``hidden_from`` hides from a visitor who owns
+    nothing (LP-6): games of a solitaire deal still secret (a daily deal whose UTC day is
+    not over, an event's deal whose window is open). A walk of the index
     ``participation_newest``, however many games the site or the person has."""
     played = Participation.objects.filter(user=user)
     if game:
@@ -302,6 +302,16 @@ def player_games(
         )
         played = played.exclude(record_id__in=secret.values("pk"))
     return played.select_related("record").order_by("-finished_at", "-record_id")
+
+
+def imports_by(user: User, limit: int) -> list[GameRecord]:
+    """The games ``user`` imported, newest first. Found by ``imported_by``, never ``owner``:
+    an import is nobody's game, so no statistic, list or board of a player holds it."""
+    return list(
+        GameRecord.objects.filter(imported_by=user, kind=GameRecord.Kind.IMPORTED)
+        .only("game", "finished_at", "played_by")
+        .order_by("-finished_at", "-pk")[:limit]
+    )
 
 
 # The leaderboards page: rating boards of the table games (RT-3), the best daily results

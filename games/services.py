@@ -305,7 +305,10 @@ def claim_anonymous_games(*, user: Any, token: str | None) -> int:
 
 
 def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
-    """Store a checked game file (``replays.parse_import``) to be watched; it is an archive, never played."""
+    """Store a checked game file (``replays.parse_import``) to be watched; it is an archive, never
+    played. It has no owner: its importer did not play it (the file may be anyone's game, or a
+    solver's line), so it counts in no one's statistics, streaks, ratings or boards, all of
+    which read games by their owner or by the participations written from it."""
     engine = get_engine(data["game"])
     played = engine.replay(data["config"], data["seed"], data["actions"], deck=data["deck"])
     outcome = engine.outcome(played[-1])
@@ -325,7 +328,8 @@ def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
             action_count=len(data["actions"]),
             finished_moves=len(data["actions"]),
             finished_at=timezone.now(),
-            **player.ownership(),
+            imported_by=player.user,
+            played_by=data["players"] or None,
         )
         Action.objects.bulk_create(
             [
@@ -333,7 +337,6 @@ def import_game(*, data: dict[str, Any], player: Player) -> GameRecord:
                 for n, text in enumerate(data["actions"])
             ]
         )
-        finishes.sync(record)
     return record
 
 

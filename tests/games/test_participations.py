@@ -1,5 +1,5 @@
 """``Participation`` rows follow the games: one per person once a game is over, none while it
-is played or after an undo reopens it, given to whoever claims or imports a game, written by
+is played or after an undo reopens it, given to whoever claims a game (never for an import), written by
 the backfill migration and by the scale generators exactly as the site writes them; and so
 do the ranked daily standings (``DailyStanding``)."""
 
@@ -75,12 +75,17 @@ def test_a_browsers_games_go_to_whoever_signs_in_there() -> None:
     assert rows() == [(bob.pk, over.pk, "tripeaks", over.finished_at, None, False)]
 
 
-def test_an_imported_game_counts_for_its_importer() -> None:
+def test_an_imported_game_counts_for_nobody() -> None:
+    """Issue 41: its importer did not play it, and its file's players did not play it here."""
     alice, carol = person("alice"), person("carol")
     source = table_game("triad", alice).record
+    before = rows()
     data = replays.parse_import(json.dumps(replays.export(replays.from_record(source))))
     imported = services.import_game(data=data, player=Player(user=carol, token=""))
-    assert (carol.pk, imported.pk, "triad", imported.finished_at, None, None) in rows()
+    assert rows() == before
+    assert (imported.owner, imported.imported_by, imported.played_by) == (None, carol, ["alice", "Bot 2"])
+    finishes.sync(imported)  # as a later writer of its result would
+    assert rows() == before
 
 
 def ranked_attempt(owner: Any, day: dt.date, *, won: bool) -> None:

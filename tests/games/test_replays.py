@@ -146,6 +146,11 @@ def test_download_then_import_round_trip(client: Client) -> None:
         (lambda text, data: json.dumps({**data, "game": "chess"}), "Unknown game"),
         (lambda text, data: json.dumps({k: v for k, v in data.items() if k != "seed"}), "lacks seed"),
         (lambda text, data: json.dumps({**data, "config": {"rows": 5}}), "not valid"),
+        (lambda text, data: json.dumps({**data, "players": ["alice", "bob"]}), "list of 1 name,"),
+        (lambda text, data: json.dumps({**data, "players": "alice"}), "list of 1 name,"),
+        (lambda text, data: json.dumps({**data, "players": [" "]}), "of 1 to 150 characters"),
+        (lambda text, data: json.dumps({**data, "players": ["x" * 151]}), "of 1 to 150 characters"),
+        (lambda text, data: json.dumps({**data, "players": [7]}), "list of 1 name,"),
     ],
 )
 def test_import_refuses_what_is_not_a_real_legal_game(client: Client, mangle: object, message: str) -> None:
@@ -210,11 +215,17 @@ def test_an_imported_multiplayer_game_replays_with_a_name_per_seat(
     client: Client, game: str, config: dict
 ) -> None:
     table = table_game(game, person("alice"), **config)
-    data = client.get(f"/games/{table.record.pk}/export.json").content.decode()
-    response = client.post("/games/import/", {"text": data})
-    assert response.status_code == 302
-    imported = GameRecord.objects.get(kind=GameRecord.Kind.IMPORTED)
-    source = replays.from_record(imported)
-    assert source.names == [f"Seat {n + 1}" for n in range(config.get("players", 2))]
-    for step in (0, source.steps // 2, source.steps):
-        assert client.get(f"{response.url}?step={step}&view=1").status_code == 200
+    data = client.get(f"/games/{table.record.pk}/export.json").json()
+    seats = config.get("players", 2)
+    # Named as the file names them; a file that names nobody, by seat.
+    for players, names in (
+        (data["players"], ["alice", *(f"Bot {n + 1}" for n in range(1, seats))]),
+        (None, [f"Seat {n + 1}" for n in range(seats)]),
+    ):
+        response = client.post("/games/import/", {"text": json.dumps({**data, "players": players})})
+        assert response.status_code == 302
+        imported = GameRecord.objects.filter(kind=GameRecord.Kind.IMPORTED).latest("pk")
+        source = replays.from_record(imported)
+        assert source.names == names
+        for step in (0, source.steps // 2, source.steps):
+            assert client.get(f"{response.url}?step={step}&view=1").status_code == 200
