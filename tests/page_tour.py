@@ -11,12 +11,13 @@ with ``async_to_sync``, so browser tests call them through ``tests.e2e.test_tour
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 
 from django.utils import timezone
 
 from accounts.models import User
-from games import services, solo_matches, tables
+from games import replays, services, solo_matches, tables
 from games.engine.solver import solve
 from games.models import GameRecord
 from games.players import Player
@@ -130,6 +131,13 @@ def build_solitaire() -> list[Visit]:
     visits += [
         Visit("solo matches", "/play/pyramid/match/"),
         Visit("solo match", match.get_absolute_url()),
+    ]
+    # The last won game (Tri-Peaks), downloaded and imported: its byline and the import page's list.
+    data = replays.parse_import(json.dumps(replays.export(replays.from_record(won))))
+    imported = services.import_game(data=data, player=_as_player(me))
+    visits += [
+        Visit("import (with your imports)", "/games/import/"),
+        Visit("Tri-Peaks replay (imported)", f"/games/{imported.pk}/replay/"),
     ]
     return visits
 

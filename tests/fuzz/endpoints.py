@@ -240,7 +240,7 @@ def _mutated_export(ctx: Ctx) -> str:
     if roll < 0.5:
         return inputs.text(rng, 200)
     data = json.loads(text)
-    key = rng.choice([*data.keys(), "deck", "extra"])
+    key = rng.choice([*data.keys(), "deck", "players", "extra"])
     if rng.random() < 0.3:
         data.pop(key, None)
     elif key == "actions" and data["actions"] and rng.random() < 0.5:
