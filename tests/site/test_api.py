@@ -17,7 +17,7 @@ from django_ratelimit import core as ratelimit_core
 
 from accounts.models import PROVISIONAL_GAMES, Rating, User
 from accounts.ratings import rate_game
-from config import api
+from config import api, api_urls
 from games import finishes, kinds
 from games.models import DailyChallenge, GameRecord, Seat, Table
 from games.players import Player
@@ -103,7 +103,7 @@ def test_user_profile_shape_ratings_and_counts(client: Client) -> None:
 
 
 def test_a_newcomer_has_every_table_games_starting_rating(client: Client) -> None:
-    """Lichess lists every rating with ``prov: true``; docs/api.md promises each table game's
+    """RT-1, RT-3. Lichess lists every rating with ``prov: true``; docs/api.md promises each table game's
     ``rating``, ``games`` and ``provisional``, in the registry's order, played or not."""
     person("newbie")
     newcomer = {"rating": 1500, "games": 0, "provisional": True}
@@ -257,6 +257,13 @@ def test_get_only(method: str) -> None:
             assert response["Content-Type"] == "application/json" and "error" in response.json()
             assert response["Allow"] == "GET"
             assert response["Access-Control-Allow-Origin"] == "*"
+
+
+def test_every_api_route_is_an_api_view() -> None:
+    """A route added later answers as these do (JSON errors, 405 with ``Allow: GET``, no CSRF
+    refusal) only if ``api_view`` wraps it."""
+    for pattern in api_urls.urlpatterns:
+        assert getattr(pattern.callback, "csrf_exempt", False), pattern
 
 
 def test_rate_limited_per_address(monkeypatch: pytest.MonkeyPatch) -> None:
