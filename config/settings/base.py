@@ -59,6 +59,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
+# A form refused by the CSRF check (most often a page opened before its person logged in
+# again elsewhere) gets the site's own page, which its CSP allows, not Django's bare one.
+CSRF_FAILURE_VIEW = "config.stale_form.stale_form_page"
+
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 

@@ -119,6 +119,48 @@ def test_a_solitaire_game_works_under_the_policy(live_site: str, new_context: An
     assert_clean(watched)
 
 
+def test_a_form_from_before_logging_in_again_gets_the_sites_page_under_the_policy(
+    live_site: str, new_context: Any
+) -> None:
+    """Issue 41: the profile form, open in one tab while its person logs out and in again in
+    another, is refused (its token is stale); Django's own page for that broke the policy
+    with its inline <style>. The site's page says so, and its link reloads the form."""
+    context = new_context(viewport={"width": 1366, "height": 900})
+    watched = Watched(context)
+    page = watched.page
+    sign_up(page, live_site, "cspstale")
+    watched.goto(live_site + "/accounts/profile/")
+
+    other = context.new_page()
+    other.goto(live_site + "/")
+    other.get_by_role("button", name="Log out").click()
+    other.goto(live_site + "/accounts/login/")
+    other.get_by_label("Username").fill("cspstale")
+    other.get_by_label("Password").fill("pyramid-of-hexes-55")
+    other.get_by_role("button", name="Log in").click()
+    expect(other.get_by_test_id("signed-in-user")).to_have_text("cspstale")
+
+    page.get_by_label("Bio").fill("Sent from the old tab")
+    with page.expect_navigation() as sent:
+        page.get_by_role("button", name="Save").click()
+    refused = sent.value
+    assert refused.status == 403
+    assert "style-src-elem 'self'" in refused.headers["content-security-policy"]
+    expect(page.get_by_role("heading", name="That page was out of date")).to_be_visible()
+    expect(page.get_by_text("nothing was changed")).to_be_visible()
+    expect(page.get_by_test_id("signed-in-user")).to_have_text("cspstale")  # the site's own layout
+    page.screenshot(path=str(artifacts_dir() / "csp-stale-form.png"), full_page=True)
+    assert_clean(watched)
+
+    page.get_by_role("link", name="Back to that page, reloaded").click()
+    expect(page).to_have_url(live_site + "/accounts/profile/")
+    page.get_by_label("Bio").fill("Sent again")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Your profile is saved.")).to_be_visible()
+    expect(page.get_by_text("Sent again")).to_be_visible()
+    assert_clean(watched)
+
+
 def test_the_watch_sees_a_violation_when_there_is_one(live_site: str, new_context: Any) -> None:
     watched = Watched(new_context())
     watched.goto(live_site + "/")
