@@ -45,6 +45,12 @@ class Visit:
     path: str
     user: str | None = VIEWER
     status: int = 200
+    stale_form: bool = False
+    """The page that answers the form of ``path`` sent with a token that is not the browser's
+    (as a page opened before its person logged in again sends it): ``STALE_TOKEN``."""
+
+
+STALE_TOKEN = "x" * 64
 
 
 def viewer() -> User:
@@ -108,6 +114,7 @@ def build_site() -> list[Visit]:
         Visit("password reset", "/accounts/password_reset/", user=None),
         Visit("404", "/no-such-page/", status=404),
         Visit("405", "/accounts/logout/", status=405),
+        Visit("stale form", "/accounts/profile/", status=403, stale_form=True),
     ]
 
 

@@ -27,7 +27,7 @@ from playwright.sync_api import Page
 
 from accounts.models import User
 from tests.e2e.test_tournament_journey import in_thread
-from tests.page_tour import BUILDERS, Visit
+from tests.page_tour import BUILDERS, STALE_TOKEN, Visit
 from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -86,8 +86,19 @@ def pages_for(new_context: Any, base: str, viewport: dict[str, int]) -> Callable
     return tab
 
 
+SEND_STALE_FORM = """(token) => {
+  const form = document.querySelector("main form[method=post]");
+  form.querySelector("[name=csrfmiddlewaretoken]").value = token;
+  form.submit();
+}"""
+
+
 def check(page: Page, base: str, visit: Visit) -> list[dict[str, Any]]:
     response = page.goto(base + visit.path)
+    if visit.stale_form:
+        with page.expect_navigation() as sent:
+            page.evaluate(SEND_STALE_FORM, STALE_TOKEN)
+        response = sent.value
     assert response is not None and response.status == visit.status, (
         f"{visit.name} ({visit.path}) answered {response and response.status}, not {visit.status}"
     )

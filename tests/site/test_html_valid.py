@@ -30,7 +30,7 @@ from django.test import Client
 
 from accounts.models import User
 from tests.e2e.test_tournament_journey import in_thread
-from tests.page_tour import BUILDERS, Visit
+from tests.page_tour import BUILDERS, STALE_TOKEN, Visit
 from tests.support import artifacts_dir
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,6 +92,10 @@ def served(visits: list[Visit], folder: Path) -> dict[str, Visit]:
             if visit.user is not None:
                 clients[visit.user].force_login(User.objects.get(username=visit.user))
         response = clients[visit.user].get(visit.path)
+        if visit.stale_form:
+            strict = Client(enforce_csrf_checks=True)  # Django's test client skips the check by default
+            strict.cookies = clients[visit.user].cookies
+            response = strict.post(visit.path, {"csrfmiddlewaretoken": STALE_TOKEN})
         status = response.status_code
         assert status == visit.status, f"{visit.name} ({visit.path}) answered {status}"
         assert response["Content-Type"].startswith("text/html"), visit.path
