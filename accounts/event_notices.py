@@ -1,6 +1,7 @@
 """What a tournament tells its entrants: a match ready, a bye, a round's pairings, a solitaire
 event open and its results, and the reminder a few minutes before the start (with an e-mail,
-unless the person said no).
+unless the person said no). Each but the results is about a matter (``accounts.notices``): its
+table, or its tournament's stage, and is read once that is done.
 
 ``tournaments.running`` calls the first three under the tournament's lock; each is one
 notice per person (bots have no one to tell), stored in that transaction and pushed when
@@ -24,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Notice, User
-from accounts.notices import notify
+from accounts.notices import about_table, about_tournament, notify
 from games.kinds.words import ordinal
 from games.models import Table
 from tournaments.models import Entry, Tournament
@@ -46,6 +47,7 @@ def match_ready(tournament: Tournament, table: Table, people: Iterable[User | No
                 text=f"Your match in {tournament.name} is ready: go to your table",
                 url=url,
                 key=f"table:{table.pk}",
+                about=about_table(table.pk),
             )
 
 
@@ -57,6 +59,7 @@ def bye(tournament: Tournament, round_number: int, match_id: int, user: User | N
             text=f"You were given a bye in round {round_number} of {tournament.name}",
             url=tournament.get_absolute_url(),
             key=f"bye:{match_id}",
+            about=about_tournament(tournament.pk),
         )
 
 
@@ -69,6 +72,7 @@ def pairings_out(tournament: Tournament, round_number: int, people: Iterable[Use
                 text=f"Round {round_number} pairings are out in {tournament.name}",
                 url=tournament.get_absolute_url(),
                 key=f"pairings:{tournament.pk}:{round_number}",
+                about=about_tournament(tournament.pk),
             )
 
 
@@ -80,6 +84,7 @@ def event_open(tournament: Tournament, user: User, url: str) -> None:
         text=f"{tournament.name} is open: play your deals",
         url=url,
         key=f"event-open:{tournament.pk}",
+        about=about_tournament(tournament.pk),
     )
 
 
@@ -102,6 +107,7 @@ def timed_out(table: Table, seq: int, user: User | None, said: str) -> None:
             text=f"Time ran out at {table.get_game_display()} table {table.pk}: {said}",
             url=table.get_absolute_url(),
             key=f"timed-out:{table.pk}:{seq}",
+            about=about_table(table.pk),
         )
 
 
@@ -114,6 +120,7 @@ def rematch_asked(table: Table, asker: User, people: Iterable[User]) -> None:
             text=f"{asker.username} wants a rematch of {table.get_game_display()}: take your seat",
             url=table.get_absolute_url(),
             key=f"rematch:{table.pk}",
+            about=about_table(table.pk),
         )
 
 
@@ -147,6 +154,7 @@ def remind_entrants(now: dt.datetime | None = None) -> int:
                 text=f"{tournament.name} starts {when}",
                 url=tournament.get_absolute_url(),
                 key=f"{STARTS_SOON_KEY}{tournament.pk}",
+                about=about_tournament(tournament.pk),
             )
             if notice is None:
                 continue  # another beat made it first

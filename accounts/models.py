@@ -144,8 +144,9 @@ class RatingChange(models.Model):
 
 class Notice(models.Model):
     """Something a person should know now ("your match is ready"), shown as a toast and in
-    the header's list until read (``accounts.notices``). ``key`` names what it is about, so
-    the same notice is never made twice for one person (a task run twice, a beat repeated)."""
+    the header's list until read (``accounts.notices``). ``key`` names the notice itself, so
+    the same notice is never made twice for one person (a task run twice, a beat repeated);
+    ``about`` names the matter it is about, so that whatever settles that matter marks it read."""
 
     class Kind(models.TextChoices):
         MATCH_READY = "match_ready", "Match ready"
@@ -162,6 +163,11 @@ class Notice(models.Model):
     text = models.CharField(max_length=200)
     url = models.CharField(max_length=200, blank=True, help_text="A path on this site.")
     key = models.CharField(max_length=100)
+    about = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="The matter it tells of ('table:12', 'tournament:3'): read once that is done.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -171,7 +177,9 @@ class Notice(models.Model):
         indexes = [
             models.Index(
                 fields=["user", "-created_at", "-id"], condition=Q(read_at__isnull=True), name="notice_unread"
-            )
+            ),
+            # A matter settled (a table's game over) finds its unread notices, whoever they are for.
+            models.Index(fields=["about"], condition=Q(read_at__isnull=True), name="notice_unread_about"),
         ]
 
     def __str__(self) -> str:

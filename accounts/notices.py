@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from channels.layers import get_channel_layer
@@ -37,13 +38,26 @@ def as_json(notice: Notice) -> dict[str, Any]:
     }
 
 
-def notify(*, user: User, kind: str, text: str, url: str, key: str) -> Notice | None:
+def about_table(table_id: int) -> str:
+    """The matter of a table's game: its notices are read once the person opens the table, and
+    everyone's once the game is over."""
+    return f"table:{table_id}"
+
+
+def about_tournament(tournament_id: int) -> str:
+    """The matter of a tournament's latest stage: its notices (starts soon, a round's pairings, a
+    bye, the event open) are read as the next stage begins, and at its end."""
+    return f"tournament:{tournament_id}"
+
+
+def notify(*, user: User, kind: str, text: str, url: str, key: str, about: str = "") -> Notice | None:
     """Stores the notice unless ``user`` already has one with ``key``; once stored and
-    committed, their open pages show it. Returns the new notice, or ``None`` if it existed."""
+    committed, their open pages show it. Returns the new notice, or ``None`` if it existed.
+    A notice ``about`` a matter is read by ``settle`` once that matter is done."""
     if url and not url.startswith("/"):
         raise ValueError("a notice links to a path on this site")
     notice, created = Notice.objects.get_or_create(
-        user=user, key=key, defaults={"kind": kind, "text": text[:200], "url": url}
+        user=user, key=key, defaults={"kind": kind, "text": text[:200], "url": url, "about": about}
     )
     if not created:
         return None
@@ -62,6 +76,26 @@ def mark_read(*, user: User, ids: Collection[int] | Literal["all"]) -> int:
         shown: list[int] | Literal["all"] = "all" if ids == "all" else sorted(ids)
         transaction.on_commit(lambda: _push(user.pk, {"type": "notice.read", "ids": shown}))
     return changed
+
+
+def settle(*, about: str, user: User | None = None) -> int:
+    """The matter ``about`` is done (for ``user`` only, if given): its unread notices are read, and
+    their person's open pages hear of it as of any notice read. Returns how many were unread."""
+    if not about:
+        raise ValueError("settle names a matter: the notices about none are read by their person")
+    unread = Notice.objects.filter(about=about, read_at__isnull=True)
+    if user is not None:
+        unread = unread.filter(user=user)
+    found = list(unread.values_list("pk", "user_id"))
+    if not found:
+        return 0
+    Notice.objects.filter(pk__in=[pk for pk, _ in found]).update(read_at=timezone.now())
+    by_person: dict[int, list[int]] = {}
+    for pk, user_id in found:
+        by_person.setdefault(user_id, []).append(pk)
+    for user_id, ids in by_person.items():
+        transaction.on_commit(partial(_push, user_id, {"type": "notice.read", "ids": sorted(ids)}))
+    return len(found)
 
 
 def unread_count(user: User) -> int:

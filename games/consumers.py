@@ -21,6 +21,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
+from accounts import notices
 from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
@@ -74,6 +75,8 @@ def table_footing(table_id: int, user: User | None) -> Footing | None:
     seat = None
     if user is not None and user.is_authenticated:
         seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+        # The person is at the table their notices sent them to: those notices are done.
+        notices.settle(about=notices.about_table(table_id), user=user)
     return Footing(WATCHER if seat is None else PLAYER, found[0], seat)
 
 

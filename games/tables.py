@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts import ratings
+from accounts import notices, ratings
 from accounts.models import User
 from config.compiled_reads import CompiledGet
 from config.group_sends import send_to_group
@@ -425,6 +425,7 @@ def _after_move(table: Table, seats: list[Seat]) -> moves.Announce:
             table.status = Table.Status.FINISHED
             table.lobby_version += 1
             table.save(update_fields=["status", "lobby_version"])
+            notices.settle(about=notices.about_table(table.pk))  # "go to your table": done
         _after_commit(table, record, lobby=finished, schedule=armed, action=action)
         if finished:
             _rate(record, table, seats)

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts import event_notices
+from accounts import event_notices, notices
 from accounts.models import Rating
 from games import tables
 from games.engine import get_engine
@@ -26,6 +26,7 @@ def draw(tournament: Tournament) -> None:
     fewer than two entrants cancel the tournament. A solitaire event has no draw: it opens its
     window (TN-8)."""
     now = timezone.now()
+    notices.settle(about=notices.about_tournament(tournament.pk))  # "starts in 5 minutes": it starts
     if tournament.is_solitaire:
         solitaire_events.open_event(tournament, now)
         return
@@ -263,6 +264,7 @@ def _open_round(tournament: Tournament, number: int) -> None:
     tournament.current_round = number
     tournament.version += 1
     tournament.save(update_fields=["current_round", "version"])
+    notices.settle(about=notices.about_tournament(tournament.pk))  # the round before is over
     event_notices.pairings_out(
         tournament, number, [entrants[seed].user for seeds in (*draw.tables, draw.byes) for seed in seeds]
     )
@@ -320,3 +322,4 @@ def _finish(tournament: Tournament) -> None:
     tournament.finished_at = timezone.now()
     tournament.version += 1
     tournament.save(update_fields=["status", "finished_at", "version"])
+    notices.settle(about=notices.about_tournament(tournament.pk))

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import event_notices
+from accounts import event_notices, notices
 from games import kinds, moves, selectors
 from games.engine import get_engine
 from games.engine.solver import event_deals
@@ -143,6 +143,7 @@ def close(tournament: Tournament, now: dt.datetime) -> None:
     tournament.finished_at = now
     tournament.version += 1
     tournament.save(update_fields=["status", "finished_at", "version"])
+    notices.settle(about=notices.about_tournament(tournament.pk))  # "play your deals": closed
     for row in rows:
         if row.entry.user is not None:
             event_notices.event_results(tournament, row.entry.user, row.place, len(rows))

@@ -128,3 +128,48 @@ def test_the_reminder_mails_once_per_event_and_person_and_not_those_who_said_no(
     assert "untick the reminder" in mail.outbox[0].body
     assert "The tournament: https://capstone.example/tournaments/" in mail.outbox[0].body
     assert not Notice.objects.filter(url=other.get_absolute_url()).exists()
+
+
+def unread(user: User) -> list[str]:
+    return list(
+        Notice.objects.filter(user=user, read_at__isnull=True).order_by("pk").values_list("kind", flat=True)
+    )
+
+
+def test_a_match_ready_notice_is_read_once_its_game_is_over() -> None:
+    """Issue 41: "Your match is ready: go to your table" stayed unread after the match was played."""
+    tournament, (ann, ben) = started(2, best_of=3)
+    game = playing(tournament)
+    assert game is not None
+    assert unread(ann) == unread(ben) == ["match_ready"]
+    record = play_out(game.table)
+    assert unread(ann) == unread(ben) == []
+    services.record_match(game_id=record.pk)  # the second game of the three: a new table, a new notice
+    second = playing(tournament)
+    assert second is not None and second.table_id != game.table_id
+    assert unread(ann) == unread(ben) == ["match_ready"]
+    assert Notice.objects.get(user=ann, read_at__isnull=True).url == f"/tables/{second.table_id}/"
+
+
+def test_a_tournaments_notices_are_read_as_its_next_stage_begins_and_at_its_end() -> None:
+    tournament, players = entered(3, format=Tournament.Format.ROUND_ROBIN)
+    with_reminders = timezone.now() + dt.timedelta(minutes=10) - dt.timedelta(seconds=30)
+    assert remind_entrants(now=with_reminders) == 3
+    assert unread(players[0]) == ["starts_soon"]
+    services.start_now(tournament_id=tournament.pk, user=players[0])  # it starts: round 1 drawn
+    assert all("starts_soon" not in unread(player) for player in players)
+    assert sorted(kind for player in players for kind in unread(player) if kind != "match_ready") == [
+        "bye",
+        "pairings",
+        "pairings",
+        "pairings",
+    ]
+    for _ in range(3):  # each round: its one match played, the next round drawn
+        game = playing(tournament)
+        assert game is not None
+        services.record_match(game_id=play_out(game.table).pk)
+        pairings = [kind for player in players for kind in unread(player) if kind == "pairings"]
+        tournament.refresh_from_db()
+        assert len(pairings) == (3 if tournament.status == Tournament.Status.RUNNING else 0)
+    assert tournament.status == Tournament.Status.FINISHED
+    assert all(unread(player) == [] for player in players)

@@ -109,3 +109,33 @@ def test_reminder_emails_can_be_turned_off_on_the_profile_page() -> None:
     client.post("/accounts/profile/", {"bio": "hi", "reminder_emails": "on"})
     ann.refresh_from_db()
     assert ann.reminder_emails is True
+
+
+def test_a_matter_settled_reads_its_notices_of_one_person_or_of_everyone(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    ann, ben = person("ann"), person("ben")
+
+    def about(user: User, key: str, matter: str) -> Notice:
+        notice = notices.notify(user=user, kind="match_ready", text="t", url="/", key=key, about=matter)
+        assert notice is not None
+        return notice
+
+    anns = about(ann, "table:7", "table:7")
+    timed_out = about(ann, "timed-out:7:3", "table:7")
+    bens = about(ben, "table:7", "table:7")
+    elsewhere = about(ann, "table:8", "table:8")
+    unrelated = tell(ann, "k1")
+    with django_capture_on_commit_callbacks() as pushes:
+        assert notices.settle(about="table:7", user=ann) == 2
+    assert len(pushes) == 1  # her pages hear of it, with the count as it then stands
+    unread = set(Notice.objects.filter(read_at__isnull=True).values_list("pk", flat=True))
+    assert unread == {bens.pk, elsewhere.pk, unrelated.pk if unrelated else 0}
+    assert anns.pk not in unread and timed_out.pk not in unread
+    assert notices.settle(about="table:7", user=ann) == 0
+    with django_capture_on_commit_callbacks() as pushes:
+        assert notices.settle(about="table:7") == 1  # the game is over: everyone's
+    assert len(pushes) == 1
+    assert notices.unread_count(ben) == 0 and notices.unread_count(ann) == 2
+    with pytest.raises(ValueError, match="names a matter"):
+        notices.settle(about="")

@@ -57,19 +57,20 @@ def test_the_match_ready_toast_takes_a_player_browsing_the_games_to_their_table(
         )
         expect(page).to_have_title(re.compile(r"^\(1\) Play"))
 
-    # The start time comes, and the worker's beat task starts it: the match is dealt.
+    # The start time comes, and the worker's beat task starts it: the match is dealt. The
+    # reminder's matter is done (it started): it reads itself, on every page, live.
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
     run_tournaments.delay()
     for page in (desk, phone):
         expect(page.get_by_test_id("notice-toast").filter(has_text=READY)).to_be_visible()
-        expect(page).to_have_title(re.compile(r"^\(2\) Play"))
-        expect(page.get_by_test_id("notices-count")).to_have_text("2")
+        expect(page).to_have_title(re.compile(r"^\(1\) Play"))
+        expect(page.get_by_test_id("notices-count")).to_have_text("1")
     shoot(desk, "toast-desktop")
     shoot(phone, "toast-phone")
 
     for page in (desk, phone):
         page.get_by_test_id("notices-button").click()
-        expect(page.get_by_test_id("notice")).to_have_count(2)
+        expect(page.get_by_test_id("notice")).to_have_count(1)
         expect(page.get_by_test_id("notice").first).to_have_text(re.compile(re.escape(READY)))
     shoot(desk, "list-desktop")
     shoot(phone, "list-phone")
@@ -82,8 +83,9 @@ def test_the_match_ready_toast_takes_a_player_browsing_the_games_to_their_table(
     expect(desk).to_have_url(f"{live_site}/tables/{game.table_id}/")
     expect(desk.get_by_test_id("table-tournament")).to_have_text("Evening cup")
     # Followed, the notice is read, on this page and on the phone's.
-    expect(desk).to_have_title(re.compile(r"^\(1\) "))
-    expect(phone).to_have_title(re.compile(r"^\(1\) Play"))
+    for page in (desk, phone):
+        expect(page.get_by_test_id("notices-count")).to_be_hidden()
+        expect(page).not_to_have_title(re.compile(r"^\("))
 
     seat = Seat.objects.get(table_id=game.table_id, user=ivy).number
     moved = Action.objects.filter(game_id=game.table.record_id, seat=seat, timed_out=False)
@@ -95,7 +97,14 @@ def test_the_match_ready_toast_takes_a_player_browsing_the_games_to_their_table(
         time.sleep(0.3)
     desk.screenshot(path=str(artifacts_dir() / "notices-table-after-move.png"), full_page=True)
 
-    phone.get_by_test_id("notices-button").click()  # the phone reads the rest: over its socket
+    later = "You were given a bye in round 2 of Night cup"
+    in_thread(
+        lambda: notices.notify(
+            user=ivy, kind=Notice.Kind.BYE, text=later, url="/tournaments/", key="bye:night"
+        )
+    )
+    expect(phone.get_by_test_id("notice-toast").filter(has_text=later)).to_be_visible()
+    phone.get_by_test_id("notices-button").click()  # the phone reads it: over its socket
     expect(phone.get_by_test_id("notice")).to_have_count(1)
     phone.evaluate("window.stayed = true")
     phone.get_by_role("button", name="Mark all read").click()
