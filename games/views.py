@@ -165,8 +165,10 @@ def _match_context(record: GameRecord, player: Player) -> dict[str, Any]:
     as it stands, so that the end panel leads on to its next deal, or to its results after the last."""
     if record.solo_match_id is None or not record.is_over or not player.owns(record):
         return {}
-    entry = getattr(record.solo_match, "event_entry", None)
-    return {"match": solo_matches.summary(record.solo_match), "match_event": entry and entry.tournament}
+    match = record.solo_match
+    assert match is not None  # its id is set
+    entry = getattr(match, "event_entry", None)
+    return {"match": solo_matches.summary(match), "match_event": entry and entry.tournament}
 
 
 def _solitaire_record(game_id: int) -> GameRecord:
