@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
@@ -86,8 +86,34 @@ def _lists(tournaments: QuerySet[Tournament], now: dt.datetime) -> dict[str, lis
     }
 
 
-def tournament_lists(now: dt.datetime | None = None) -> dict[str, list[Listed]]:
-    return _lists(Tournament.objects.all(), now or timezone.now())
+@dataclass(frozen=True)
+class BotsOnly:
+    """A series' finished editions that only bots played (nobody entered: TN-9's demo runs)."""
+
+    series_id: int
+    name: str
+    count: int
+
+    @property
+    def url(self) -> str:
+        return reverse("tournament_series", kwargs={"series_id": self.series_id})
+
+
+def tournament_lists(now: dt.datetime | None = None) -> dict[str, Any]:
+    """The three lists of /tournaments/. The finished editions only bots played stay off the
+    Finished list (every ten minutes, a demo series would fill it), counted by series instead:
+    each series' own page lists them all. One query more, however many there are."""
+    people_played = Exists(Entry.objects.filter(tournament=OuterRef("pk"), user__isnull=False))
+    bots_only = Tournament.objects.filter(status=Tournament.Status.FINISHED, series__isnull=False).exclude(
+        people_played
+    )
+    counts = bots_only.values_list("series", "series__name").annotate(count=Count("pk"))
+    by_series = [BotsOnly(pk, name, count) for pk, name, count in counts.order_by("-count", "series__name")]
+    return {
+        **_lists(Tournament.objects.exclude(pk__in=bots_only.values("pk")), now or timezone.now()),
+        "bots_only": by_series,
+        "bots_only_count": sum(item.count for item in by_series),
+    }
 
 
 @dataclass(frozen=True)
