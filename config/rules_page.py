@@ -3,7 +3,9 @@
 docs/rules.md is also the developers' reference, so the page leaves out what is only for them:
 the "For developers: ..." sections, the notes about RULES.md, and the rule ids in the text
 ("Hand ranking (TR-12)"). Each id stays as a link target (``/rules/#TR-12``), on its heading
-when one names it. Wide tables scroll inside their own box, not the page.
+when one names it. Wide tables scroll inside their own box, not the page. The file's title and
+opening (before its first game) are the page's own, from the registry of games: a list written
+by hand there once named four games of five.
 """
 
 from __future__ import annotations
@@ -39,9 +41,17 @@ class PlayersOnly(Treeprocessor):
     (the headings' slugs are made from their text without the ids)."""
 
     def run(self, root: etree.Element) -> None:
+        self._drop_opening(root)
         self._drop_developer_parts(root)
         self._anchor_rule_ids(root)
         self._wrap_tables(root)
+
+    def _drop_opening(self, root: etree.Element) -> None:
+        """The title and what comes before the first game's section (``rules.html`` draws them)."""
+        for element in list(root):
+            if element.tag == "h2":
+                return
+            root.remove(element)
 
     def _drop_developer_parts(self, root: etree.Element) -> None:
         dropping_below = 0  # inside a developers' section: the heading level it started at
@@ -130,4 +140,6 @@ def rules_html() -> SafeString:
 
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules.html", {"rules_html": rules_html()})
+    from games import kinds  # the registry imports the apps' models
+
+    return render(request, "rules.html", {"rules_html": rules_html(), "games": kinds.GAMES})

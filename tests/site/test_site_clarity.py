@@ -162,6 +162,17 @@ def test_the_rules_page_has_no_developer_sections_or_rule_ids_in_its_text() -> N
         assert html.count(f'id="{rule_id}"') == 1, rule_id
 
 
+def test_the_rules_page_lists_every_game_of_the_registry_and_counts_none() -> None:
+    """Issue 41: it said "the rules of the four games" and listed four of five."""
+    html = Client().get("/rules/").content.decode()
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert not re.search(r"\b(two|three|four|five|six) games\b", text)
+    intro = html[html.index("<h1") : html.index("<h2")]
+    for spec in kinds.GAMES:
+        assert f'<a href="#{spec.rules_anchor}">{spec.name}</a>' in intro, spec.slug
+    assert html.count("<h1") == 1
+
+
 def test_every_game_link_into_the_rules_still_has_its_target() -> None:
     html = rules_html()
     for spec in kinds.GAMES:
