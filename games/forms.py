@@ -87,4 +87,11 @@ def new_game_form(spec: SolitaireSpec) -> type[DealForm]:
     def config(self: DealForm) -> dict[str, Any]:
         return {key: self.cleaned_data[key] for key in fields}
 
-    return type(f"{spec.name}Form", (DealForm,), {**fields, "config": config})
+    def clean(self: DealForm) -> dict[str, Any]:
+        data = DealForm.clean(self)
+        if not any(key in self.errors for key in fields):
+            for key, message in spec.option_errors(config(self)).items():
+                self.add_error(key, message)
+        return data
+
+    return type(f"{spec.name}Form", (DealForm,), {**fields, "config": config, "clean": clean})

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games import kinds
 from games.engine import FORFEIT
 from games.kinds.words import Step
@@ -33,7 +35,9 @@ def narrate(game: str, before: Any, action: str, after: Any, names: Sequence[str
     if action.strip() == FORFEIT:
         seat = engine.current_player(before)
         who = names[seat] if seat is not None and 0 <= seat < len(names) else "A player"
-        return f"{who} loses by forfeit: no move was made before the clock ran out twice (TN-6)."
+        return gettext("%(who)s loses by forfeit: no move was made before the clock ran out twice.") % {
+            "who": who
+        }
     return spec.narrate(Step(engine, before, engine.parse_action(action), after, names, reveal))
 
 

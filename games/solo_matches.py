@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import kinds, selectors
 from games.engine import get_engine
@@ -133,13 +134,17 @@ class MatchSummary:
 
     @property
     def against_par(self) -> str:
-        """'level with par', '12 over par', '5 under par'; "" for a match without a par."""
+        """'level with par', '12 above par', '66 below par'; "" for a match without a par. Not
+        golf's "under par": PY-8's higher total is the better one, and "66 under par" read as
+        a fine result."""
         if self.match.par is None:
             return ""
         difference = self.total - self.match.par
         if difference == 0:
-            return "level with par"
-        return f"{abs(difference)} {'over' if difference > 0 else 'under'} par"
+            return gettext("level with par")
+        if difference > 0:
+            return gettext("%(points)d above par") % {"points": difference}
+        return gettext("%(points)d below par") % {"points": -difference}
 
     def deal_of(self, record: GameRecord) -> int | None:
         """Which deal of the match ``record`` is (from 1)."""

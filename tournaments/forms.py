@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import kinds
 from games.table_forms import TableForm
@@ -172,7 +173,7 @@ class SolitaireEventForm(forms.Form):
         choices=[(value, FORMAT(value).label) for value in SOLITAIRE_FORMATS],
         initial=FORMAT.SOLITAIRE,
         label="Event format",
-        help_text="A par match is Pyramid's six deals with par scoring (PY-8); its game must have one.",
+        help_text=_("A par match is Pyramid's six deals with par scoring; its game must have one."),
     )
     deal_count = forms.IntegerField(
         min_value=DEAL_LIMITS[0],

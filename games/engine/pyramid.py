@@ -337,7 +337,7 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
         redeals = resolved["redeals"]
         if resolved["scoring"] == "par" and (redeals is None or redeals > MAX_PAR_REDEALS):
             raise ValueError(
-                "pyramid config: par scoring (PY-8) counts three passes at most, so 'redeals' must be "
+                "pyramid config: par scoring counts three passes at most, so 'redeals' must be "
                 f"0, 1 or 2 with scoring 'par' (got {redeals!r})"
             )
         return resolved
@@ -414,9 +414,7 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
             raise IllegalAction("the waste is empty: there is nothing to redeal")
         redeals = state.config.redeals
         if redeals is None and not state.pass_removed:
-            raise IllegalAction(
-                "this pass has removed no card yet, and with unlimited redeals it must (PY-5)"
-            )
+            raise IllegalAction("this pass has removed no card yet, and with unlimited redeals it must")
         if redeals is not None and state.redeals_used >= redeals:
             raise IllegalAction(
                 "this game allows no redeal" if redeals == 0 else f"all {redeals} redeals are used"

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from games.engine.base import Move
-from games.engine.pyramid import PyramidView
+from games.engine.pyramid import MAX_PAR_REDEALS, PyramidView
 from games.engine.solitaire_common import SolitaireOutcome, and_list
 from games.kinds import solitaire
 from games.kinds.option_forms import OptionField
@@ -80,7 +82,12 @@ class PyramidSpec(SolitaireSpec):
         deals=6,
         config={"scoring": "par", "redeals": 2},
         par=0,
-        rule="PY-8",
+        scoring=gettext_noop(
+            "an emptied pyramid scores 50, 35 or 20 (emptied in the first, second or third pass "
+            "through the stock) less the cards left, and a pyramid not emptied scores minus every "
+            "card left"
+        ),
+        rules_anchor="par-the-competitive-score",
     )
     option_fields = (
         OptionField("rows", "Pyramid", ((7, "7 rows (28 cards)"), (6, "6 rows (21 cards)"))),
@@ -104,6 +111,12 @@ class PyramidSpec(SolitaireSpec):
             "scoring", "Scoring", (("points", "Points"), ("par", "Par (competitive, 3 passes at most)"))
         ),
     )
+
+    def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
+        redeals = config.get("redeals")
+        if config.get("scoring") == "par" and (redeals is None or redeals > MAX_PAR_REDEALS):
+            return {"redeals": gettext("Par scoring counts three passes at most: choose 1, 2 or 3 passes.")}
+        return {}
 
     def board(self, view: PyramidView) -> dict[str, Any]:
         rows = len(view.tableau)
@@ -164,9 +177,9 @@ class PyramidSpec(SolitaireSpec):
         if outcome.reason == "resigned":
             return "You resigned."
         if outcome.reason == "idle_pass":
-            return (
-                "A whole pass through the stock removed no card: with unlimited redeals, "
-                "each pass must remove one (PY-5)."
+            return gettext(
+                "A whole pass through the stock removed no card: with unlimited redeals, each pass must "
+                "remove one."
             )
         reasons = ["the stock is spent"]
         if view.waste and view.redeals_left == 0:

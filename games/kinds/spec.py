@@ -64,6 +64,10 @@ class GameSpec(ABC):
         """Form fields for ``option_fields``, bounded by the engine's own options."""
         return option_fields(self.engine.options, self.option_fields)
 
+    def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
+        """Problems with a form's options that no single field shows, by option key."""
+        return {}
+
     @abstractmethod
     def narrate(self, step: Step) -> str:
         """One sentence saying what ``step``'s action did (see ``games.narration``)."""
@@ -82,8 +86,11 @@ class SoloMatchRule:
     deals: int
     config: Mapping[str, Any]
     par: int
-    rule: str
-    """The rule id, for the page's link to the rules."""
+    scoring: str
+    """How a deal is scored, in a few words, for the match's page (marked with ``gettext_noop``:
+    the page translates it)."""
+    rules_anchor: str
+    """The id of the rules page's part on that scoring, for the page's link to it."""
 
 
 class SolitaireSpec(GameSpec):
@@ -142,10 +149,6 @@ class TableSpec(GameSpec):
     def table_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         """The config of a table opened with the form's ``config``."""
         return dict(config)
-
-    def option_errors(self, config: dict[str, Any]) -> dict[str, str]:
-        """Problems with a form's options that no single field shows, by option key."""
-        return {}
 
     def tournament_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         """Tournament matches are heads-up: a game with a number of players gets two."""

@@ -684,3 +684,12 @@ def test_unknown_game_or_action_is_a_value_error() -> None:
         narrate("chess", state, "draw", state, NAMES, reveal=False)
     with pytest.raises(ValueError):
         narrate("pyramid", state, "castle", state, NAMES, reveal=False)
+
+
+def test_a_forfeit_says_why_and_names_no_rule() -> None:
+    engine = get_engine("triad")
+    state = engine.initial_state({"players": 2}, 3)
+    seat = engine.current_player(state)
+    assert seat is not None
+    text = narrate("triad", state, "forfeit", state, NAMES, reveal=False)
+    assert text == f"{NAMES[seat]} loses by forfeit: no move was made before the clock ran out twice."

@@ -46,6 +46,20 @@ def legal(record: GameRecord) -> list[str]:
     return [str(a) for a in engine.legal_actions(engine.replay(record.config, record.seed, texts)[-1])]
 
 
+@pytest.mark.parametrize("redeals", ["none", "3"])
+def test_par_scoring_with_more_than_three_passes_is_refused_in_words_of_the_form(
+    client: Client, redeals: str
+) -> None:
+    response = client.post(
+        "/play/pyramid/",
+        {"deal": "random", "redeals": redeals, "rows": "7", "scoring": "par"},
+    )
+    body = response.content.decode()
+    assert "Par scoring counts three passes at most: choose 1, 2 or 3 passes." in body
+    assert "PY-8" not in body and "pyramid config" not in body and "&#x27;redeals&#x27;" not in body
+    assert not GameRecord.objects.exists()
+
+
 def test_play_page_lists_the_games(client: Client) -> None:
     body = client.get("/play/").content.decode()
     assert 'href="/play/pyramid/"' in body and 'href="/play/tripeaks/"' in body

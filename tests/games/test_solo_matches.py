@@ -69,7 +69,8 @@ def test_the_total_is_the_deals_par_scores_added_up() -> None:
         scores.append(record.score)
     summary = solo_matches.summary(match)
     assert summary.over and summary.played == 6 and summary.total == sum(scores)
-    assert summary.against_par == f"{-sum(scores)} under par" and summary.next_deal is None
+    # PY-8's higher total is the better: a negative total is below par, never golf's "under par".
+    assert summary.against_par == f"{-sum(scores)} below par" and summary.next_deal is None
 
 
 def test_a_match_is_its_players_alone() -> None:
@@ -100,7 +101,8 @@ def test_a_browsers_match_goes_to_whoever_signs_in_there() -> None:
 def test_the_pages_start_a_match_and_follow_it(client: Client) -> None:
     assert client.get("/play/tripeaks/match/").status_code == 404
     page = client.get("/play/pyramid/match/").content.decode()
-    assert "6 deals played one after another" in page and "PY-8" in page
+    assert "6 deals played one after another" in page and "the higher your total, the better" in page
+    assert "PY-8" not in page and 'href="/rules/#par-the-competitive-score"' in page
     response = client.post("/play/pyramid/match/")
     match = SoloMatch.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
@@ -118,6 +120,10 @@ def test_the_pages_start_a_match_and_follow_it(client: Client) -> None:
     resign(record, player)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert re.search(r"Total so far: <strong>-\d+</strong>\s+after 1 of 6 deals", page)
+    assert re.search(
+        r'data-testid="against-par">\d+ below par \(par is a total of 0; the higher the total, the better\)',
+        page,
+    )
     assert f"/games/{record.pk}/replay/" in page and "Play deal 2" in page
     assert client.get("/play/pyramid/match/").content.decode().count('data-testid="my-match-row"') == 1
     assert Client().get(f"/matches/{match.pk}/").status_code == 404  # someone else's
