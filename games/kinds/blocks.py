@@ -8,6 +8,7 @@ import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext
 from markupsafe import Markup
 
 from config.live_templates import live_template
@@ -30,6 +31,12 @@ def block_name(card: str) -> str:
 
 def the_block(card: str) -> str:
     return f"the {block_name(card)}" if not card.startswith("X") else "a Joker"
+
+
+def spot(row: int, index: int) -> str:
+    """A place of the pyramid as a person finds it: rows counted from the bottom, places from
+    the left (the engine's "4,0" is row 5's first place)."""
+    return gettext("row %(row)d from the bottom, place %(place)d") % {"row": row + 1, "place": index + 1}
 
 
 def block_face(card: str | None) -> dict[str, str]:
@@ -158,8 +165,9 @@ _VERSION = "\x00"
 def _move_cell(row: int, index: int, filled: bool, face: str | None, text: str) -> tuple[str, str]:
     """A place the viewer may move on, as its form's HTML before and after the version it sends
     back: the same at every table and version for the same place, block and move."""
-    spot = f"row {row + 1} from the bottom, place {index + 1}"
-    form = _cells().move(f"{row},{index}", block_face(face) if filled else None, spot, text, _VERSION)
+    form = _cells().move(
+        f"{row},{index}", block_face(face) if filled else None, spot(row, index), text, _VERSION
+    )
     before, after = str(form).split(_VERSION)
     return before, after
 
@@ -230,25 +238,35 @@ def narrate(step: Step) -> str:
     if text.startswith("place"):
         face = _block_at(post, action.row, action.index).face
         block = "a block" if face is None else the_block(face)
-        head = f"{who} places {block} on {action.row},{action.index}"
+        head = gettext("%(who)s places %(block)s in %(spot)s") % {
+            "who": who,
+            "block": block,
+            "spot": spot(action.row, action.index),
+        }
         built = post.phase == "take" and pre.phase == "build"
         note = ""
         if built and post.to_act is not None:
             note = f"the pyramid is built: taking begins, {step.name(post.to_act)} first"
         return sentence(head, note)
     if text.startswith("take"):
-        where = f"{action.row},{action.index}"
+        where = spot(action.row, action.index)
         if post.phase == "joker":
             # A taken Joker is discarded face up (BL-5), and what it turns over is public.
             extra = len(post.discards) - len(pre.discards) - 1
-            head = f"{who} takes a Joker from {where}, turning over " + and_list(
-                [the_block(card) for card in post.revealed]
-            )
+            head = gettext("%(who)s takes a Joker (%(spot)s), turning over %(blocks)s") % {
+                "who": who,
+                "spot": where,
+                "blocks": and_list([the_block(card) for card in post.revealed]),
+            }
             return head + (" (another Joker turned over is discarded)" if extra > 0 else "")
         face = post.holding.face if post.holding else None
         if face is None:
-            return f"{who} takes the block at {where}"
-        return f"{who} takes {the_block(face)} from {where}"
+            return gettext("%(who)s takes a hidden block (%(spot)s)") % {"who": who, "spot": where}
+        return gettext("%(who)s takes %(block)s (%(spot)s)") % {
+            "who": who,
+            "block": the_block(face),
+            "spot": where,
+        }
     if text.startswith("keep"):
         others = [card for card in pre.revealed if card != action.card]
         head = f"{who} keeps {the_block(action.card)} (Joker)"

@@ -252,6 +252,8 @@ def test_every_step_narrates_and_stands(game_steps: tuple[str, list[Step]]) -> N
         for reveal in (False, True):
             text = narrate(game, before, action, after, NAMES, reveal=reveal)
             assert isinstance(text, str) and text.strip(), (action, reveal)
+            # Said as a person says it: no engine coordinates ("4,0"), no rule ids (issue 41).
+            assert not re.search(r"\d,\d|\b[A-Z]{2}-\d", text), text
         rows = standing(game, after, NAMES)
         assert rows and all(isinstance(row["label"], str) and row["label"] for row in rows)
         assert all(row["value"] is not None and str(row["value"]) for row in rows)
@@ -542,9 +544,9 @@ def test_blocks_building_taking_and_a_joker() -> None:
     deck = blocks_deck(["Ah", *others[:13], "Qs", *others[13:27], "X1"], general=["Ac", "2h", "X2", "9s"])
     state = engine.initial_state(None, 0, deck)
     text, after = say("blocks", state, "place 0,0")
-    assert text == "Alice places a block on 0,0"
+    assert text == "Alice places a block in row 1 from the bottom, place 1"
     assert narrate("blocks", state, "place 0,0", after, NAMES, reveal=True) == (
-        "Alice places the Ace of hearts on 0,0"
+        "Alice places the Ace of hearts in row 1 from the bottom, place 1"
     )
     state = build_in_order(state)
     assert state.phase == "take"
@@ -553,13 +555,18 @@ def test_blocks_building_taking_and_a_joker() -> None:
     while rebuilt.placed < 29:
         rebuilt = engine.apply(rebuilt, str(engine.legal_actions(rebuilt)[0]))
     text, _ = say("blocks", rebuilt, "place 4,3")
-    assert text == "Bob places a block on 4,3; the pyramid is built: taking begins, Alice first"
-    assert say("blocks", rebuilt, "place 4,3", reveal=True)[0].startswith("Bob places a Joker on 4,3")
+    assert text == (
+        "Bob places a block in row 5 from the bottom, place 4; the pyramid is built: taking begins, "
+        "Alice first"
+    )
+    assert say("blocks", rebuilt, "place 4,3", reveal=True)[0].startswith(
+        "Bob places a Joker in row 5 from the bottom, place 4"
+    )
 
     text, state = say("blocks", state, "take 4,3")
     assert text == (
-        "Alice takes a Joker from 4,3, turning over the Ace of clubs, the Two of hearts and "
-        "the Nine of spades (another Joker turned over is discarded)"
+        "Alice takes a Joker (row 5 from the bottom, place 4), turning over the Ace of clubs, the Two "
+        "of hearts and the Nine of spades (another Joker turned over is discarded)"
     )
     text, state = say("blocks", state, "keep Ac")
     assert text == "Alice keeps the Ace of clubs (Joker), discarding the Two of hearts and the Nine of spades"
@@ -567,9 +574,9 @@ def test_blocks_building_taking_and_a_joker() -> None:
     assert text == "Alice puts the Ace of clubs into hand 1"
     before = state
     text, state = say("blocks", before, "take 4,2")
-    assert text == "Bob takes the block at 4,2"
+    assert text == "Bob takes a hidden block (row 5 from the bottom, place 3)"
     assert narrate("blocks", before, "take 4,2", state, NAMES, reveal=True) == (
-        "Bob takes the Queen of spades from 4,2"
+        "Bob takes the Queen of spades (row 5 from the bottom, place 3)"
     )
     text, state = say("blocks", state, "hand 2")
     assert text == "Bob puts the Queen of spades into hand 2"
