@@ -21,6 +21,7 @@ import jinja2
 from django.template import engines
 from django.urls import reverse
 from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
 
 from accounts.templatetags.player_names import player_name
 
@@ -71,7 +72,11 @@ def environment(**options: Any) -> jinja2.Environment:
     # The live templates are a handful, each looked up for every frame (and every include in
     # it): kept in a plain dict, never dropped, rather than Jinja's locked LRU of 400.
     options["cache_size"] = -1
+    # Words a person reads go through Django's translations, as in the Django templates:
+    # ``{{ _("...") }}`` (which makemessages finds too).
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = LiveEnvironment(keep_trailing_newline=True, **options)
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(player_name=player_name, capfirst=capfirst, iso_time=iso_time)
     env.globals["url"] = url
     return env

@@ -44,6 +44,9 @@ def test_a_versions_public_part_is_worked_out_once_and_each_seat_still_sees_only
     assert faces(frames[None][0]) == []
     assert frames[alice.pk][0] != frames[bob.pk][0] != frames[None][0]
     assert "You are watching" in frames[None][0] and "You are watching" not in frames[alice.pk][0]
+    # Said plainly (issue 41 read "you see what every player sees, no hidden card").
+    assert "You are watching: you see only the cards every player sees." in frames[None][0]
+    assert "no hidden card" not in frames[None][0]
 
 
 def faces(frame: str) -> list[str]:
