@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from config import safe_json
 from games import kinds
@@ -77,7 +77,8 @@ def from_record(record: GameRecord) -> ReplaySource:
     else:
         names = ["Anonymous"]
     imported = record.kind == GameRecord.Kind.IMPORTED
-    title = f"{record.get_game_display()} #{record.pk}"
+    # "#" is a deal's number everywhere on the site: the game's own is said as a game's.
+    title = gettext("%(game)s, game %(number)d") % {"game": record.get_game_display(), "number": record.pk}
     return ReplaySource(
         key=f"game:{record.pk}",
         game=record.game,

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import replays, services, tables
+from games import kinds, replays, services, tables
 from games.engine import get_engine
 from games.engine.solver import solve
 from games.models import GameRecord, Table
@@ -70,6 +70,10 @@ def test_a_solitaire_replay_reaches_the_stored_outcome(client: Client, game: str
     assert get_engine(game).outcome(replays.states(source)[-1]) == record.outcome
     body = client.get(f"/games/{record.pk}/replay/?step={source.steps}").content.decode()
     assert f"Step {source.steps} of {source.steps}" in body
+    # "#" is a deal's number on the site: the game's own number is said as such (issue 41).
+    name = kinds.get(game).name
+    assert f'<h1>Replay <span class="deal-number">{name}, game {record.pk}</span></h1>' in body
+    assert f"#{record.pk}<" not in body and f"deal {record.seed}" in body
     first = client.get(f"/games/{record.pk}/replay/?step=1").content.decode()
     assert "Step 1 of" in first and re.search(r"<strong>1\.</strong> \S", first)
 
