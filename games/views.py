@@ -351,7 +351,8 @@ def solution(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = _solitaire_record(game_id)
     if not record.is_over:
         return _closed(request, "The winning line is shown once the game is over.")
-    reason = selectors.replay_closed(record, _viewer(request))
+    viewer = _viewer(request)
+    reason = selectors.replay_closed(record, viewer)
     if reason:
         return _closed(request, reason)
     verdict = winning_line(record.game, record.config, record.seed)
@@ -365,6 +366,7 @@ def solution(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             "steps": steps,
             "undecided": verdict.winnable is None,
             "time_limit": SOLUTION_TIME_LIMIT_S,
+            "mine": viewer.owns(record),
         },
     )
 

@@ -207,6 +207,24 @@ def test_the_end_of_a_game_offers_what_to_do_next(client: Client) -> None:
     assert "winning line" in solution.content.decode() or "cannot be won" in solution.content.decode()
 
 
+def test_a_solution_page_leads_back_to_whose_game_it_is(client: Client) -> None:
+    alice = get_user_model().objects.create_user("alice", "a@example.com", "pw-long-enough-1")
+    client.force_login(alice)
+    record = start(client)
+    act(client, record, "resign")
+    back = f'<a class="button secondary" href="/games/{record.pk}/">'
+    own = client.get(f"/games/{record.pk}/solution/").content.decode()
+    assert back + "Back to your game</a>" in own and "Play this deal again" in own
+    other = Client().get(f"/games/{record.pk}/solution/").content.decode()
+    assert "your game" not in other and "Play this deal again" not in other
+    assert back + """Back to <span class="player-name">alice</span>'s game</a>""" in other
+    anonymous = Client()
+    nobodys = start(anonymous)
+    act(anonymous, nobodys, "resign")
+    page = client.get(f"/games/{nobodys.pk}/solution/").content.decode()
+    assert f'<a class="button secondary" href="/games/{nobodys.pk}/">Back to the game</a>' in page
+
+
 def test_the_winning_line_is_not_shown_while_the_game_runs(client: Client) -> None:
     record = start(client)
     assert client.get(f"/games/{record.pk}/solution/").status_code == 404
