@@ -5,10 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.validators import USERNAME_MAX, USERNAME_MIN, USERNAME_RULE, validate_new_username_length
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, whose refusal says "both fields may be case-sensitive": here a
+    username is the same in any case (``CaseInsensitiveUserManager``), and only the password is."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "Please enter a correct username and password. The password is case-sensitive; the "
+            "username is not."
+        ),
+    }
 
 
 class SignupForm(UserCreationForm):

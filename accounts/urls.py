@@ -3,12 +3,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts import views
+from accounts.forms import LoginForm
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.edit_profile, name="edit_profile"),
     path("accounts/notices/read/", views.read_notices, name="read_notices"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True),
+        name="login",
+    ),
     # Without the sites framework Django names the site by the request's host ("Reset your
     # 127.0.0.1:8000 password"); the mail names Capstone, its link still uses the host.
     path(

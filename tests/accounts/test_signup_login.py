@@ -140,6 +140,9 @@ class TestLoginLogout:
         body = response.content.decode()
         assert response.status_code == 200
         assert "Please enter a correct username and password" in body
+        # Usernames ignore case (the test above): the message says only the password does not.
+        assert "both fields may be case-sensitive" not in body
+        assert "The password is case-sensitive; the username is not." in body
         assert 'value="alice"' in body
         assert not response.context["user"].is_authenticated
 
