@@ -159,6 +159,20 @@ class GameRecord(NamesItsGame):
         blank=True,
         help_text="An import's players, seat by seat, as its file names them (the file's word).",
     )
+    continued_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="continuations",
+        help_text="The finished game whose replay this one was continued from (empty once that is gone).",
+    )
+    continued_from_step = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="A continued game's: the step of that replay it starts from. Set for every "
+        "continued game, kept if its source goes, so it counts in no statistic.",
+    )
     daily = models.ForeignKey(
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
@@ -305,6 +319,12 @@ class GameRecord(NamesItsGame):
     @property
     def at_table(self) -> bool:
         return self.kind in self.TABLE_KINDS
+
+    @property
+    def continued(self) -> bool:
+        """Continued from a step of a replay: it starts from a position, not a fresh deal, so it
+        proves nothing about its player (lichess never rates a game "from position")."""
+        return self.continued_from_step is not None
 
     def freeze_finish(self) -> None:
         """Keep the moves and the time of a game that has just finished as the daily boards

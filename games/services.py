@@ -348,7 +348,9 @@ def _seat_to_act(engine: Engine[Any, Any], state: Any) -> int:
 
 
 def continue_from(*, record: GameRecord, step: int, player: Player) -> GameRecord:
-    """A new casual game from ``step`` of a solitaire replay: same deal, the first ``step`` moves."""
+    """A new casual game from ``step`` of a solitaire replay: same deal, the first ``step`` moves.
+    Its player's to play, undo and finish, but it counts in no statistic (``GameRecord.continued``):
+    the moves it starts with may be anyone's, a solver's winning line among them."""
     if record.game not in kinds.SOLITAIRE_SLUGS:
         raise GameError("Only solitaire games can be continued from a replay.")
     if not record.is_over:
@@ -368,6 +370,8 @@ def continue_from(*, record: GameRecord, step: int, player: Player) -> GameRecor
             kind=GameRecord.Kind.CASUAL,
             version=len(texts),
             action_count=len(texts),
+            continued_from=record,
+            continued_from_step=len(texts),
             **player.ownership(),
         )
         Action.objects.bulk_create([Action(game=new, seq=n, seat=0, text=t) for n, t in enumerate(texts)])
