@@ -1,5 +1,5 @@
 """Who took part in each finished game (``Participation``): a person's list of games
-(profile, API) reads these rows by ``(user, -finished_at)``. Written through
+(profile, API) and statistics read these rows by ``(user, -finished_at)``. Written through
 ``games.finishes.sync`` whenever a game ends, reopens or changes owner."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from games.models import GameRecord, Participation, Seat
 
 def _rows(record: GameRecord, seats: Iterable[tuple[int, int]]) -> list[Participation]:
     """``seats`` are (user id, seat number) of the people at the record's table. An import has
-    no owner and no table: nobody took part in it here."""
-    if not record.is_over or record.finished_at is None:
+    no owner and no table: nobody took part in it here. A game continued from a replay's step
+    has its owner, who played its end but not its start: no part either, and so it counts in no
+    statistic, streak or list of games, all of which read these rows."""
+    if not record.is_over or record.finished_at is None or record.continued:
         return []
     common = {"record_id": record.pk, "game": record.game, "finished_at": record.finished_at}
     if record.at_table:

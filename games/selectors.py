@@ -236,14 +236,15 @@ class VariantStats:
 
 def player_stats(user: User) -> list[VariantStats]:
     """Per game and variant (config), over the player's finished solitaire games, oldest first.
-    Reads tuples, not models: a keen player has thousands of games."""
+    Read from their participations, as their list of games is: a game the person has none in
+    (an import, a game continued from a replay's step) counts in no statistic, and
+    ``games.participations`` is the one place that decides it. Reads tuples, not models: a
+    keen player has thousands of games."""
     finished = (
-        GameRecord.objects.filter(
-            owner=user, status=GameRecord.Status.FINISHED, game__in=kinds.SOLITAIRE_SLUGS
-        )
-        .annotate(elapsed=F("last_action_at") - F("first_viewed_at"))
-        .order_by("finished_at")
-        .values_list("game", "config", "won", "score", "elapsed")
+        Participation.objects.filter(user=user, game__in=kinds.SOLITAIRE_SLUGS)
+        .annotate(elapsed=F("record__last_action_at") - F("record__first_viewed_at"))
+        .order_by("finished_at", "record_id")
+        .values_list("game", "record__config", "won", "record__score", "elapsed")
     )
     stats: dict[tuple[str, str], VariantStats] = {}
     recent: dict[tuple[str, str], deque[bool]] = {}
