@@ -146,6 +146,20 @@ def build_solitaire() -> list[Visit]:
         Visit("import (with your imports)", "/games/import/"),
         Visit("Tri-Peaks replay (imported)", f"/games/{imported.pk}/replay/"),
     ]
+    # The import continued at the step before its last and won, and again after its first move, left
+    # unfinished: where each says it was continued (its heading, end panel, replay, the lists).
+    line = list(data["actions"])
+    continued = services.continue_from(record=imported, step=len(line) - 1, player=_as_player(me))
+    services.submit_action(
+        game_id=continued.pk, player=_as_player(me), move=line[-1], expected_version=continued.version
+    )
+    services.continue_from(record=imported, step=1, player=_as_player(me))
+    visits += [
+        Visit("Tri-Peaks game (continued, won)", continued.get_absolute_url()),
+        Visit("Tri-Peaks replay (continued)", f"/games/{continued.pk}/replay/"),
+        Visit("play (a continued game in progress)", "/play/"),
+        Visit("new Tri-Peaks game (a continued game in progress)", "/play/tripeaks/"),
+    ]
     return visits
 
 
