@@ -9,19 +9,18 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.tournaments.support import person
 from tests.tournaments.test_pages import play_one, played_to_the_end, texts
 from tests.tournaments.test_series import a_series
 from tournaments import series as series_service
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
 
-def played_by_bots_alone(series_name: str) -> Tournament:
+def played_by_bots_alone() -> tuple[Series, Tournament]:
     """A series' edition nobody entered, started at its time and played to its end by bots."""
-    series = a_series(person(f"staff_{series_name.split()[0].lower()}"), name=series_name)
+    series = a_series(name="Triad every 10")
     edition = Tournament.objects.get(pk=min(series_service.schedule_editions(timezone.now())))
     assert edition.series_id == series.pk
     services.start_due(edition.starts_at)
@@ -30,11 +29,11 @@ def played_by_bots_alone(series_name: str) -> Tournament:
     edition.refresh_from_db()
     assert edition.status == Tournament.Status.FINISHED
     assert not edition.entries.filter(user__isnull=False).exists()
-    return edition
+    return series, edition
 
 
 def test_editions_only_bots_played_leave_the_finished_list_for_their_series_page() -> None:
-    demo = played_by_bots_alone("Triad every 10")
+    series, demo = played_by_bots_alone()
     cup = played_to_the_end(2, name="Sunday cup", fill_with_bots=True, max_entrants=4)
     for html in (
         Client().get(reverse("tournaments")).content.decode(),
@@ -46,8 +45,8 @@ def test_editions_only_bots_played_leave_the_finished_list_for_their_series_page
         assert texts(html, "bots-only") == [
             "1 finished edition that only bots played is not listed here; see Triad every 10 (1)."
         ]
-        assert f'href="{demo.series.get_absolute_url()}">Triad every 10</a>' in finished
-    series_page = Client().get(demo.series.get_absolute_url()).content.decode()
+        assert f'href="{series.get_absolute_url()}">Triad every 10</a>' in finished
+    series_page = Client().get(series.get_absolute_url()).content.decode()
     assert f'href="{demo.get_absolute_url()}"' in finished_list(series_page)
 
 
