@@ -35,10 +35,12 @@ from config.numbers import whole_number
 from games import kinds, selectors, services, solo_matches
 from games.errors import GameError, StaleVersion
 from games.forms import new_game_form
+from games.keysets import RatingKey
 from games.kinds.solitaire import waste_top
 from games.kinds.solitaire_words import end_reason, said_after
 from games.models import DailyChallenge, GameRecord
 from games.players import SESSION_TOKEN, Player
+from games.rating_boards import rating_page
 from games.state_cache import current_state
 
 SOLUTION_TIME_LIMIT_S = 10.0
@@ -460,10 +462,22 @@ def rating_board_url(game: str, page: str | int = 1) -> str:
 
 @require_safe
 def rating_board(request: HtmxHttpRequest, game: str) -> HttpResponse:
-    """``/leaderboards/<game>/``: one multiplayer game's rated players, a page of 50 at a time."""
+    """``/leaderboards/<game>/``: one multiplayer game's rated players, 50 at a time. Its links
+    lead on by key (``?after=``, ``?before=``: the page below starts right after the last
+    player shown, whoever has played since); ``?page=N`` still leads to page N (the last for
+    a number past it, the first for anything but a number)."""
     if game not in kinds.TABLE_BY_SLUG:
         raise Http404("No rating board for this game.")
-    board = selectors.rating_leaderboard(game, request.GET.get("page"))
+    after, before = request.GET.get("after"), request.GET.get("before")
+    if after is not None or before is not None:
+        key = RatingKey.parse(after if after is not None else before or "")
+        if key is None:
+            raise Http404("No such place on this board.")
+        board = rating_page(game, after=key) if after is not None else rating_page(game, before=key)
+    else:
+        board = rating_page(game, number=whole_number(request.GET.get("page")) or 1)
+    if not board.rows and board.first_rank > 1:  # past the end, or only left-out accounts there
+        board = rating_page(game, number=board.pages)
     return render(
         request, "games/rating_board.html", {"board": board, "provisional_games": PROVISIONAL_GAMES}
     )

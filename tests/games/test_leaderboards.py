@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import PROVISIONAL_GAMES, Rating
 from accounts.ratings import rate_game
-from games import finishes, kinds, selectors
+from games import finishes, kinds, rating_boards, selectors
 from games.models import DailyChallenge, GameRecord
 from tournaments.models import Entry, Tournament
 
@@ -109,13 +109,13 @@ def test_provisional_players_are_left_out_of_the_rating_board() -> None:
     for number, rival in enumerate(rivals):
         table_game("triad", [steady, rival], [1, 2] if number % 2 == 0 else [2, 1])
     table_game("triad", [newcomer, rivals[0]], [1, 2])
-    board = selectors.rating_leaderboard("triad")
+    board = rating_boards.rating_page("triad")
     assert [row.rating.user for row in board.rows] == [steady]
     (row,) = board.rows
     assert row.rank == 1 and row.rating.games == PROVISIONAL_GAMES and row.wins == PROVISIONAL_GAMES // 2
     assert not row.rating.shown.endswith("?")
     assert all(
-        not selectors.rating_leaderboard(spec.slug).rows for spec in kinds.TABLE_GAMES if spec.slug != "triad"
+        not rating_boards.rating_page(spec.slug).rows for spec in kinds.TABLE_GAMES if spec.slug != "triad"
     )
 
 
@@ -125,16 +125,21 @@ def test_rating_board_pages_by_rating_one_game_at_a_time(client: Client) -> None
         Rating(user=user, game="triad", mu=1000 + number, sigma=100, games=PROVISIONAL_GAMES)
         for number, user in enumerate(users)
     )
-    first = selectors.rating_leaderboard("triad", 1)
+    first = rating_boards.rating_page("triad", number=1)
     assert len(first.rows) == 50 and first.rows[0].rating.user == users[-1] and first.rows[0].rank == 1
-    second = selectors.rating_leaderboard("triad", "2")
+    second = rating_boards.rating_page("triad", number=2)
     assert [row.rank for row in second.rows] == [51, 52, 53, 54, 55] and second.rows[-1].rating.user == users[
         0
     ]
-    assert selectors.rating_leaderboard("triad", "nonsense").page.number == 1
+    assert "Page 1 of 2" in client.get("/leaderboards/triad/", {"page": "nonsense"}).content.decode()
+    assert "Page 2 of 2" in client.get("/leaderboards/triad/", {"page": "99"}).content.decode()  # the last
     body = client.get("/leaderboards/triad/", {"page": 2}).content.decode()
     assert "r000" in body and "r054" not in body and "Page 2 of 2" in body
-    assert 'href="?page=1" rel="prev"' in body and "<h1>Triad ratings</h1>" in body
+    assert f'href="?before={first.rows[-1].rating.mu!r}_' not in body  # led on by the first row here
+    higher = re.search(r'href="(\?before=[^"]+)" rel="prev"', body)
+    assert higher is not None and "<h1>Triad ratings</h1>" in body
+    back = client.get("/leaderboards/triad/" + higher.group(1).replace("&amp;", "&")).content.decode()
+    assert "Page 1 of 2" in back and "r054" in back and "r004" not in back
     # The overview shows each game's top ten and links to its board.
     overview = client.get("/leaderboards/").content.decode()
     section = re.search(r'id="rating-triad".*?</section>', overview, re.S)
@@ -306,7 +311,9 @@ def test_query_count_does_not_grow_with_the_data(client: Client) -> None:
     few_paged = board_queries(client, page=1)
     populate(60)  # more than a page of ratings, many deals and attempts
     assert page_queries(client) == few
-    assert board_queries(client, page=2) == few_paged
+    assert board_queries(client, page=1) == few_paged
+    # A page by number finds its first place's rating along the index and counts those above.
+    assert board_queries(client, page=2) == few_paged + 2
     body = client.get("/leaderboards/triad/", {"page": 2}).content.decode()
     assert "Page 2 of 2" in body
 
