@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -19,6 +18,8 @@ from accounts.selectors import profile_ratings, public_profile, tournaments_play
 from accounts.services import register
 from config.http import AuthenticatedHttpRequest
 from games import kinds
+from games.game_lists import games_page
+from games.models import Participation
 from games.selectors import daily_streaks, player_games, player_stats
 
 GAMES_PER_PAGE = 25
@@ -53,15 +54,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "is_self": request.user == person,
         "stats": player_stats(person),
         "streaks": daily_streaks(person, timezone.now().date()),
-        "games": Paginator(
+        "games": games_page(
+            person,
             player_games(
                 person,
                 game=request.GET.get("game", ""),
                 result=request.GET.get("result", ""),
                 public=request.user != person,
             ),
+            request.GET.get("page"),
             GAMES_PER_PAGE,
-        ).get_page(request.GET.get("page")),
+            Participation.objects.select_related("record"),
+        ),
         "catalogue": kinds.GAMES,
         "game_filter": request.GET.get("game", ""),
         "result_filter": request.GET.get("result", ""),

@@ -13,20 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.decorators import ratelimit
 
-from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
+from accounts.models import Rating, RatingChange, User
 from accounts.ratings import starting_rating
 from accounts.selectors import public_profile
+from config.numbers import whole_number
 from games import kinds
-from games.models import GameRecord, Seat
+from games.game_lists import games_by_key
+from games.keysets import GameKey, RatingKey
+from games.models import GameRecord, Participation, Seat
 from games.players import Player
+from games.rating_boards import rating_page
 from games.selectors import player_games
 
 PAGE_SIZE = 50
@@ -81,23 +85,46 @@ def api_view(view: View) -> View:
     return wrapped
 
 
-def _page(request: HttpRequest, items: QuerySet[Any]) -> Page | JsonResponse:
-    """The requested page (``?page=N``, 1 by default), or a JSON error for a bad number."""
-    raw = request.GET.get("page", "1")
-    if not raw.isdigit() or int(raw) < 1:
+Place = tuple[int, Any, Any]
+"""Where a list is read from: a page number, or the key it starts after or ends before."""
+
+
+def _place(request: HttpRequest, parse: Callable[[str], Any]) -> Place | JsonResponse:
+    """``?page=N`` (from 1, 1 by default), ``?after=<token>`` or ``?before=<token>`` (from a
+    response's ``next`` and ``previous``), at most one of them; else a JSON error."""
+    given = [name for name in ("page", "after", "before") if name in request.GET]
+    if len(given) > 1:
+        return error("Give one of page, after and before, not several.", 400)
+    if given and given[0] != "page":
+        key = parse(request.GET[given[0]])
+        if key is None:
+            return error(f"{given[0]} must be a token from a next or previous link.", 400)
+        return (1, key, None) if given[0] == "after" else (1, None, key)
+    number = whole_number(request.GET.get("page", "1"))
+    if number is None or number < 1:
         return error("page must be a whole number from 1.", 400)
-    paginator = Paginator(items, PAGE_SIZE)
-    number = int(raw)
-    if number > paginator.num_pages:
-        return error(f"No page {number}: there are {paginator.num_pages}.", 404)
-    return paginator.page(number)
+    return number, None, None
 
 
-def _paging(request: HttpRequest, page: Page) -> dict[str, Any]:
-    following = None
-    if page.has_next():
-        following = request.build_absolute_uri(f"{request.path}?page={page.next_page_number()}")
-    return {"page": page.number, "pages": page.paginator.num_pages, "next": following}
+def _paging(request: HttpRequest, number: int, pages: int, newer: Any, older: Any) -> dict[str, Any]:
+    """The page's number and the links next to it: keys (``games.keysets``), so that a client
+    that follows them sees each item once even while the list changes."""
+
+    def link(name: str, key: Any) -> str | None:
+        return (
+            None
+            if key is None
+            else request.build_absolute_uri(f"{request.path}?{urlencode({name: key.token})}")
+        )
+
+    return {"page": number, "pages": pages, "next": link("after", older), "previous": link("before", newer)}
+
+
+def _past_the_end(place: Place, pages: int) -> JsonResponse | None:
+    number, after, before = place
+    if after is None and before is None and number > pages:
+        return error(f"No page {number}: there are {pages}.", 404)
+    return None
 
 
 def _user_or_404(username: str) -> User | JsonResponse:
@@ -164,7 +191,7 @@ def user(request: HttpRequest, username: str) -> HttpResponse:
         player_games(person)
         .order_by("game")
         .values_list("game")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("*"))  # not the key: counted from the index alone, no row read
         .values_list("game", "n")
     )
     rated = RatingChange.objects.filter(user=person).aggregate(
@@ -192,21 +219,24 @@ def user_games(request: HttpRequest, username: str) -> HttpResponse:
     person = _user_or_404(username)
     if isinstance(person, JsonResponse):
         return person
-    played = (
-        player_games(person)
-        .select_related("record__owner", "record__table")
-        .prefetch_related(
-            Prefetch("record__table__seats", queryset=Seat.objects.select_related("user").order_by("number"))
-        )
+    place = _place(request, GameKey.parse)
+    if isinstance(place, JsonResponse):
+        return place
+    number, after, before = place
+    rows = Participation.objects.select_related("record__owner", "record__table").prefetch_related(
+        Prefetch("record__table__seats", queryset=Seat.objects.select_related("user").order_by("number"))
     )
-    page = _page(request, played)
-    if isinstance(page, JsonResponse):
-        return page
+    page = games_by_key(
+        person, player_games(person), rows, size=PAGE_SIZE, number=number, after=after, before=before
+    )
+    missing = _past_the_end(place, page.pages)
+    if missing is not None:
+        return missing
     return _json(
         {
             "username": person.username,
-            **_paging(request, page),
-            "games": [game_json(request, row.record) for row in page.object_list],
+            **_paging(request, page.number, page.pages, page.newer, page.older),
+            "games": [game_json(request, row.record) for row in page.rows],
         }
     )
 
@@ -219,30 +249,29 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     if spec is None or spec not in kinds.TABLE_GAMES:
         names = ", ".join(spec.slug for spec in kinds.TABLE_GAMES)
         return error(f"No rating leaderboard for {game!r}: there is one for {names}.", 404)
-    rows = (
-        Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES, user__is_active=True)
-        .select_related("user")
-        .order_by("-mu", "pk")  # as the site's board ranks them, along the index rating_ranked
-    )
-    page = _page(request, rows)
-    if isinstance(page, JsonResponse):
-        return page
-    first = page.start_index()
+    place = _place(request, RatingKey.parse)
+    if isinstance(place, JsonResponse):
+        return place
+    number, after, before = place
+    board = rating_page(game, number=number, after=after, before=before, size=PAGE_SIZE, wins=False)
+    missing = _past_the_end(place, board.pages)
+    if missing is not None:
+        return missing
     return _json(
         {
             "game": spec.slug,
             "name": spec.name,
-            **_paging(request, page),
+            **_paging(request, board.number, board.pages, board.higher, board.lower),
             "players": [
                 {
-                    "rank": first + offset,
-                    "username": row.user.username,
+                    "rank": row.rank,
+                    "username": row.rating.user.username,
                     "url": request.build_absolute_uri(
-                        reverse("profile", kwargs={"username": row.user.username})
+                        reverse("profile", kwargs={"username": row.rating.user.username})
                     ),
-                    **_rating_json(row),
+                    **_rating_json(row.rating),
                 }
-                for offset, row in enumerate(page.object_list)
+                for row in board.rows
             ],
         }
     )

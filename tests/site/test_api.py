@@ -168,9 +168,11 @@ def test_user_games_pages_of_fifty(client: Client) -> None:
         solitaire(ann)
     first = client.get("/api/users/ann/games").json()
     assert (first["page"], first["pages"], len(first["games"])) == (1, 2, api.PAGE_SIZE)
-    assert first["next"].endswith("/api/users/ann/games?page=2")
+    assert "/api/users/ann/games?after=" in first["next"] and first["previous"] is None
     second = client.get(first["next"]).json()
     assert (second["page"], second["next"], len(second["games"])) == (2, None, 3)
+    assert client.get("/api/users/ann/games?page=2").json()["games"] == second["games"]
+    assert client.get(second["previous"]).json()["games"] == first["games"]
     ids = [game["id"] for game in first["games"] + second["games"]]
     assert len(set(ids)) == api.PAGE_SIZE + 3
     assert client.get("/api/users/ann/games?page=3").status_code == 404
@@ -228,6 +230,51 @@ def test_leaderboard_pages_of_fifty(client: Client) -> None:
     assert (first["pages"], len(first["players"]), first["players"][0]["username"]) == (2, 50, "p51")
     second = client.get(first["next"]).json()
     assert [(row["rank"], row["username"]) for row in second["players"]] == [(51, "p01"), (52, "p00")]
+
+
+def test_next_links_show_each_game_once_while_new_games_arrive(client: Client) -> None:
+    """Keyset paging (issue 42): ``next`` continues right after the last game shown, where the
+    same page by number would show again the games that new ones pushed down."""
+    ann = person("ann")
+    for _ in range(api.PAGE_SIZE + 3):
+        solitaire(ann)
+    first = client.get("/api/users/ann/games").json()
+    newest = [solitaire(ann).pk, solitaire(ann).pk]  # played while the client reads
+    second = client.get(first["next"]).json()
+    seen = [game["id"] for game in first["games"] + second["games"]]
+    assert len(seen) == len(set(seen)) == api.PAGE_SIZE + 3 and second["next"] is None
+    by_number = client.get("/api/users/ann/games?page=2").json()["games"]
+    assert len(by_number) == 5 and {game["id"] for game in by_number} & set(seen[: api.PAGE_SIZE])
+    back = client.get(second["previous"]).json()  # the 50 just above, as the client saw them
+    assert back["games"] == first["games"] and back["previous"] is not None
+    top = client.get(back["previous"]).json()  # then the newest, the page whole
+    assert [game["id"] for game in top["games"]][:2] == newest[::-1] and top["previous"] is None
+
+
+def test_leaderboard_pages_by_key_up_and_down_with_their_ranks(client: Client) -> None:
+    people = [person(f"p{n:03d}") for n in range(2 * api.PAGE_SIZE + 7)]
+    Rating.objects.bulk_create(
+        Rating(user=someone, game="triad", mu=1400.0 + n // 3, sigma=100.0, games=PROVISIONAL_GAMES)
+        for n, someone in enumerate(people)
+    )
+    pages = [client.get("/api/leaderboards/triad").json()]
+    while pages[-1]["next"]:
+        pages.append(client.get(pages[-1]["next"]).json())
+    ranks = [row["rank"] for page in pages for row in page["players"]]
+    assert ranks == list(range(1, len(people) + 1)) and [page["page"] for page in pages] == [1, 2, 3]
+    assert client.get(pages[2]["previous"]).json()["players"] == pages[1]["players"]
+    assert client.get("/api/leaderboards/triad?page=3").json()["players"] == pages[2]["players"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["after=x", "before=1_2_3", "after=nan_4", "page=2&after=1_1", "before=1_1&after=1_1", "page=\u00b2"],
+)
+def test_paging_that_no_link_holds_is_a_400(client: Client, query: str) -> None:
+    person("ann")
+    for url in ("/api/users/ann/games", "/api/leaderboards/triad"):
+        response = client.get(f"{url}?{query}")
+        assert response.status_code == 400 and response.json()["error"], (url, query)
 
 
 @pytest.mark.parametrize("game", ["pyramid", "tripeaks", "chess"])
@@ -300,6 +347,7 @@ def test_query_count_does_not_grow_with_games(client: Client, count: int) -> Non
         table_game([ann, ben], rated=n % 2 == 0)
         table_game([others[n], ben])
     Rating.objects.filter(game="triad").update(games=PROVISIONAL_GAMES)  # all on the leaderboard
-    expected = {"/api/users/ann": 4, "/api/users/ann/games": 4, "/api/leaderboards/triad": 2}
+    # The games: the person, the count, the page's keys, their rows, their seats.
+    expected = {"/api/users/ann": 4, "/api/users/ann/games": 5, "/api/leaderboards/triad": 2}
     for url, queries in expected.items():
         assert _queries(client, url) == queries, url
