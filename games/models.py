@@ -243,6 +243,19 @@ class GameRecord(NamesItsGame):
                 name="daily_attempt_rank",
                 condition=Q(ranked=True, status="finished"),
             ),
+            # The same order within one deal: a day's board (``selectors.daily_leaderboard``)
+            # and each day of a week's walk its first rows, where they sorted all of the day's.
+            models.Index(
+                F("daily"),
+                F("won").desc(),
+                F("score").desc(nulls_last=True),
+                F("finished_moves"),
+                F("finished_elapsed"),
+                F("finished_at"),
+                F("id"),
+                name="daily_attempt_day_rank",
+                condition=Q(ranked=True, status="finished"),
+            ),
         ]
 
     def __str__(self) -> str:

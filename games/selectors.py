@@ -180,12 +180,14 @@ class LeaderboardRow:
 
 
 def daily_leaderboard(daily: DailyChallenge, limit: int | None = None) -> list[LeaderboardRow]:
-    """Finished ranked attempts: won first, then score, then fewer actions, then less time (PY-7)."""
+    """Finished ranked attempts: won first, then score, then fewer actions, then less time (PY-7).
+    A walk of the index ``daily_attempt_day_rank`` (its condition written into the SQL), which
+    stops at ``limit``."""
     attempts = (
-        GameRecord.objects.filter(daily=daily, ranked=True, status=GameRecord.Status.FINISHED)
+        GameRecord.objects.filter(daily=daily, ranked=True, status=Constant(GameRecord.Status.FINISHED.value))
         .select_related("owner", "daily")
         .only(*DAILY_ROW_FIELDS)
-        .order_by(*DAILY_ORDER)
+        .order_by(*DAILY_ORDER, "pk")
     )
     if limit is not None:
         attempts = attempts[:limit]
@@ -332,19 +334,28 @@ def rating_rows(game: str, ratings: list[Rating], first_rank: int, *, wins: bool
     subquery per row would run for every row a deep page skips: 190 ms at page 500 of 940). A
     deactivated account's rating keeps its place (the rank the profile gives) but is not
     listed: its profile is not found."""
-    placed = [(first_rank + i, rating) for i, rating in enumerate(ratings) if rating.user.is_active]
-    counted = (
-        dict(
-            RatingChange.objects.filter(game=game, place=1, user__in=[rating.user_id for _, rating in placed])
-            .order_by()
-            .values("user")
-            .annotate(n=Count("pk"))
-            .values_list("user", "n")
-        )
-        if wins
-        else {}
+    placed = _listed(ratings, first_rank)
+    counted = _first_places({game: placed}) if wins else {}
+    return [RatingRow(rank, rating, counted.get((game, rating.user_id), 0)) for rank, rating in placed]
+
+
+def _listed(ratings: list[Rating], first_rank: int) -> list[tuple[int, Rating]]:
+    return [(first_rank + i, rating) for i, rating in enumerate(ratings) if rating.user.is_active]
+
+
+def _first_places(boards: dict[str, list[tuple[int, Rating]]]) -> dict[tuple[str, int], int]:
+    """(game, person): first places, for the people listed on each game's board, in one query."""
+    people = sorted({rating.user_id for placed in boards.values() for _, rating in placed})
+    if not people:
+        return {}
+    counts = (
+        RatingChange.objects.filter(game__in=list(boards), place=1, user__in=people)
+        .order_by()
+        .values("game", "user")
+        .annotate(n=Count("pk"))
+        .values_list("game", "user", "n")
     )
-    return [RatingRow(rank, rating, counted.get(rating.user_id, 0)) for rank, rating in placed]
+    return {(game, user): n for game, user, n in counts}
 
 
 def ranked_ratings(game: str) -> QuerySet[Rating]:
@@ -366,11 +377,20 @@ class RatingTop:
     """Whether more players are rated than ``rows`` shows."""
 
 
-def rating_top(game: str, limit: int) -> RatingTop:
-    """The game's ``limit`` best rated players, for the leaderboards page: two queries, and no
-    count of every rated player."""
-    ratings = list(ranked_ratings(game)[: limit + 1])
-    return RatingTop(kinds.TABLE_BY_SLUG[game], rating_rows(game, ratings[:limit], 1), len(ratings) > limit)
+def rating_tops(limit: int) -> list[RatingTop]:
+    """Each multiplayer game's ``limit`` best rated players, for the leaderboards page: a query
+    a game, one for everyone's wins, and no count of every rated player."""
+    walked = {spec.slug: list(ranked_ratings(spec.slug)[: limit + 1]) for spec in kinds.TABLE_GAMES}
+    placed = {slug: _listed(ratings[:limit], 1) for slug, ratings in walked.items()}
+    counted = _first_places(placed)
+    return [
+        RatingTop(
+            kinds.TABLE_BY_SLUG[slug],
+            [RatingRow(rank, rating, counted.get((slug, rating.user_id), 0)) for rank, rating in rows],
+            len(walked[slug]) > limit,
+        )
+        for slug, rows in placed.items()
+    ]
 
 
 def week_start(today: dt.date) -> dt.date:
@@ -382,10 +402,36 @@ def best_daily_attempts(
     game: str, *, since: dt.date | None = None, until: dt.date | None = None, limit: int = 10
 ) -> list[LeaderboardRow]:
     """Each player's best finished ranked attempt at ``game``'s daily deals dated from ``since``
-    to ``until`` (either open), ranked as ``daily_leaderboard`` ranks a day. Walks the attempts
-    in rank order along the index ``daily_attempt_rank`` and keeps each player's first: the
-    first ``5 * limit`` attempts, then twice as many each time until ``limit`` players are
-    found, so a board costs the same with a thousand attempts or millions."""
+    to ``until`` (either open), ranked as ``daily_leaderboard`` ranks a day (``_best_walk``)."""
+    return _attempt_rows([_best_walk(game, since, until, limit)])[0]
+
+
+def best_daily_boards(
+    games: list[str], *, week: dt.date, today: dt.date, limit: int = 10
+) -> list[BestBoards]:
+    """Each game's best attempts of the week since ``week`` and of all time up to ``today``:
+    the boards' walks, then all their rows in one query."""
+    walks = [
+        walk
+        for game in games
+        for walk in (_best_walk(game, week, today, limit), _best_walk(game, None, today, limit))
+    ]
+    rows = _attempt_rows(walks)
+    return [BestBoards(game, rows[2 * n], rows[2 * n + 1]) for n, game in enumerate(games)]
+
+
+@dataclass(frozen=True)
+class BestBoards:
+    game: str
+    week: list[LeaderboardRow]
+    ever: list[LeaderboardRow]
+
+
+def _best_walk(game: str, since: dt.date | None, until: dt.date | None, limit: int) -> list[int]:
+    """The attempts shown: walks the attempts in rank order along the index
+    ``daily_attempt_rank`` and keeps each player's first: the first ``5 * limit`` attempts,
+    then twice as many each time until ``limit`` players are found, so a board costs the same
+    with a thousand attempts or millions."""
     # The status written into the SQL: the index's condition, proven so in a generic plan too.
     attempts = GameRecord.objects.filter(
         game=game, daily__game=game, ranked=True, status=Constant(GameRecord.Status.FINISHED.value)
@@ -409,8 +455,20 @@ def best_daily_attempts(
         if len(rows) < size:
             break
         start, size = start + size, 2 * size
-    shown = GameRecord.objects.select_related("owner", "daily").only(*DAILY_ROW_FIELDS).in_bulk(best[:limit])
-    return [LeaderboardRow(rank, shown[record_id]) for rank, record_id in enumerate(best[:limit], start=1)]
+    return best[:limit]
+
+
+def _attempt_rows(boards: list[list[int]]) -> list[list[LeaderboardRow]]:
+    """The rows of boards of attempts (their ids, best first), read together."""
+    shown = (
+        GameRecord.objects.select_related("owner", "daily")
+        .only(*DAILY_ROW_FIELDS)
+        .in_bulk([record_id for board in boards for record_id in board])
+    )
+    return [
+        [LeaderboardRow(rank, shown[record_id]) for rank, record_id in enumerate(board, start=1)]
+        for board in boards
+    ]
 
 
 @dataclass(frozen=True)

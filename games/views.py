@@ -500,15 +500,11 @@ def leaderboards(request: HtmxHttpRequest) -> HttpResponse:
     paged = request.GET.get("game", "")
     if paged in kinds.TABLE_BY_SLUG:  # the address of a board's pages before they had their own
         return redirect(rating_board_url(paged, request.GET.get("page", "1")), permanent=True)
-    ratings = [selectors.rating_top(spec.slug, OVERVIEW_ROWS) for spec in kinds.TABLE_GAMES]
+    ratings = selectors.rating_tops(OVERVIEW_ROWS)
     week = selectors.week_start(today)
     best = [
-        {
-            "info": kinds.get(game),
-            "week": selectors.best_daily_attempts(game, since=week, until=today),
-            "ever": selectors.best_daily_attempts(game, until=today),
-        }
-        for game in kinds.SOLITAIRE_SLUGS
+        {"info": kinds.get(boards.game), "week": boards.week, "ever": boards.ever}
+        for boards in selectors.best_daily_boards(list(kinds.SOLITAIRE_SLUGS), week=week, today=today)
     ]
     return render(
         request,

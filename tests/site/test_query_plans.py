@@ -294,3 +294,12 @@ def test_the_all_time_daily_boards_walk_the_rank_index(plans: PlanReader, client
     for plan in all_time:
         assert plan.walks("daily_attempt_rank"), explain([plan])
         assert not plan.scans("games_gamerecord"), explain([plan])
+
+
+def test_a_days_board_walks_its_index_to_its_top_ten(plans: PlanReader, client: Client) -> None:
+    """Today's boards on the leaderboards page: the first ten of the day's attempts along
+    ``daily_attempt_day_rank``, where they sorted all 300 (1,000 a day at a million games)."""
+    read = plans.read(lambda: get(client, "/leaderboards/"), '"games_gamerecord"."daily_id" = %s')
+    for plan in read.site + read.generic:
+        assert plan.walks("daily_attempt_day_rank"), explain([plan])
+        assert not plan.sorts() and not plan.scans("games_gamerecord"), explain([plan])
