@@ -7,7 +7,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 WORKERS ?= auto
 
-.PHONY: run test lint typecheck install lock bench clean dev faults fuzz
+.PHONY: run test lint typecheck install lock bench bench-scale clean dev faults fuzz
 
 # The demo series (a Triad tournament every 10 minutes) is seeded once the database is
 # migrated; the launcher's own migrate then finds nothing to do.
@@ -53,6 +53,12 @@ lock:
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/engines.py
+
+# The rating pages at a million rated games, warm and cold, with the production settings: fills
+# a database of its own the first time (about ten minutes), then only measures (a few minutes).
+# scripts/bench_scale says where; `make bench-scale ARGS="--requests 50"` for a quick look.
+bench-scale: $(STAMP)
+	bash scripts/bench_scale $(ARGS)
 
 clean:
 	rm -rf $(VENV) var test-artifacts .mypy_cache
