@@ -22,11 +22,11 @@ def resign(page: Page) -> None:
     expect(page.get_by_test_id("end-panel")).to_be_visible()
 
 
-@pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)])
 def test_a_par_match_deal_leads_on_to_the_next_deal_its_replay_and_playing_it_again(
-    live_site: str, new_context: Any, width: int, height: int
+    live_site: str, new_context: Any
 ) -> None:
-    page = new_context(viewport={"width": width, "height": height}).new_page()
+    width = 390  # a phone: where a longer end panel would overflow first
+    page = new_context(viewport={"width": width, "height": 844}).new_page()
     page.goto(f"{live_site}/play/pyramid/match/")
     page.get_by_test_id("start-match").click()
     page.get_by_test_id("play-deal").click()
