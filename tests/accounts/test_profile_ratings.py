@@ -131,6 +131,8 @@ def test_a_provisional_rating_shows_a_question_mark_no_rank_and_its_history(clie
     rows = re.findall(r'data-testid="rating-history-row".*?</tr>', card, re.S)
     assert len(rows) == 3
     assert f'href="/games/{ids[-1]}/replay/"' in rows[0]  # newest first
+    # "#" is a deal number elsewhere on the site: a game is named as such (issue 41, point 11)
+    assert f">game {ids[-1]}</a>" in rows[0] and "#" not in rows[0]
     last = RatingChange.objects.get(user=ann, record_id=ids[-1])
     assert f">{last.delta}<" in rows[0] and last.delta < 0 and last.shown_after in rows[0]
     assert "<script" not in card
