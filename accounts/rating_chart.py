@@ -10,7 +10,7 @@ the highest), so the SVG stays small whatever the number of games.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 WIDTH = 400
@@ -89,13 +89,22 @@ def thin(count: int, keep: Sequence[int], max_points: int) -> list[int]:
 
 def rating_chart(values: Sequence[float], *, max_points: int = MAX_POINTS) -> Chart:
     """The chart of ``values`` (see the module's description); empty when there are none."""
+    return thinned_chart(dict(enumerate(values)), len(values), max_points=max_points)
+
+
+def thinned_chart(values: Mapping[int, float], count: int, *, max_points: int = MAX_POINTS) -> Chart:
+    """The chart of ``count`` values of which only some are given, by index: at least those
+    ``thin`` keeps and the first index of the lowest and of the highest rounded value (so a
+    database can send the few points drawn rather than a busy player's thousands,
+    ``accounts.selectors``). The same chart as ``rating_chart`` of every value."""
     left, right, top, bottom = float(LEFT), float(WIDTH - RIGHT), float(TOP), float(HEIGHT - BOTTOM)
-    if not values:
+    if not count:
         return Chart(WIDTH, HEIGHT, left, right, top, bottom, (), (), (), None, None, None, 0)
-    rounded = [round(value) for value in values]
-    games = len(rounded) - 1
-    low_index = min(range(len(rounded)), key=rounded.__getitem__)
-    high_index = max(range(len(rounded)), key=rounded.__getitem__)
+    rounded = {index: round(values[index]) for index in sorted(values)}
+    games = count - 1
+    # In index order, so that a tie goes to the first, as over every value.
+    low_index = min(rounded, key=rounded.__getitem__)
+    high_index = max(rounded, key=rounded.__getitem__)
     low, high = rounded[low_index], rounded[high_index]
     step = nice_step(max(high - low, 40))
     floor_value = math.floor(low / step) * step
@@ -109,7 +118,7 @@ def rating_chart(values: Sequence[float], *, max_points: int = MAX_POINTS) -> Ch
     def x_of(game: int) -> float:
         return round(left + (game / games if games else 0.5) * (right - left), 1)
 
-    indices = thin(len(rounded), (low_index, high_index), max_points)
+    indices = thin(count, (low_index, high_index), max_points)
     points = tuple(Point(x_of(n), y_of(rounded[n]), n, rounded[n]) for n in indices)
     by_game = {point.game: point for point in points}
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(floor_value, ceiling_value + 1, step))

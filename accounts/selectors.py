@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
-from accounts.rating_chart import Chart, rating_chart
+from accounts.rating_chart import MAX_POINTS, Chart, thinned_chart
 from config.sql_constants import Constant
 from games import kinds
 from games.kinds.spec import TableSpec
@@ -125,22 +126,55 @@ def _histories(person: User, ratings: dict[str, Rating]) -> dict[str, RatingHist
     return found
 
 
+CHART_POINTS_SQL = f"""
+SELECT point, mu_before, mu_after, games, wins FROM (
+    SELECT ROW_NUMBER() OVER oldest_first AS point, mu_before, mu_after,
+        MIN(mu_after) OVER oldest_first AS low_so_far, MAX(mu_after) OVER oldest_first AS high_so_far
+    FROM accounts_ratingchange WHERE user_id = %s AND game = %s
+    WINDOW oldest_first AS (ORDER BY created_at, id)
+) AS history, (
+    SELECT COUNT(*) AS games, MIN(mu_after) AS low, MAX(mu_after) AS high,
+        SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins
+    FROM accounts_ratingchange WHERE user_id = %s AND game = %s
+) AS totals
+WHERE point = 1
+    OR mu_after <= low + 1 AND mu_after = low_so_far
+    OR mu_after >= high - 1 AND mu_after = high_so_far
+    OR ((2 * point + 1) * {MAX_POINTS - 1} - 1) / (2 * games)
+        >= ((2 * point - 1) * {MAX_POINTS - 1} + 2 * games - 1) / (2 * games)
+ORDER BY point
+"""
+"""The points of a rated history that ``thinned_chart`` needs, thinned in the database: one
+row per rated game, oldest first (point n is the rating after the n-th game; the first row
+also gives point 0, the rating before it). A row is kept if ``thin`` keeps its point, or if
+it could be the first to round to the lowest or the highest rating: such a point is within
+1 of the lowest (highest) and the lowest (highest) so far, since rounding never reverses an
+order. The totals are a plain aggregate: a window over the whole history cost twice as much.
+``thin`` keeps ``round(j * games / (MAX_POINTS - 1))`` for j in 0..MAX_POINTS - 1: point n
+is one when such a j lies in [(2n - 1) m / 2g, ((2n + 1) m - 1) / 2g] (m = MAX_POINTS - 1,
+g = games), in whole numbers as written. m is odd, so no j * g / m ends in exactly .5 and
+Python's rounding (half to even) and this one agree. Along the index
+``rating_change_history``, on PostgreSQL and SQLite alike; a busy player's history sends
+about MAX_POINTS rows, not thousands (docs/benchmarks.md, issue 42)."""
+
+
 def _read_histories(person: User, games: list[str]) -> dict[str, RatingHistory]:
-    """Two queries a game, each along the index ``rating_change_history``: every rated game's
-    ratings for the chart and the wins (from the index alone: it covers them), then the newest
-    ``HISTORY_ROWS`` for the table."""
+    """Two queries a game, each along the index ``rating_change_history``: the chart's points
+    and the wins (``CHART_POINTS_SQL``), then the newest ``HISTORY_ROWS`` for the table."""
     histories = {}
     for game in games:
+        with connection.cursor() as cursor:
+            cursor.execute(CHART_POINTS_SQL, [person.pk, game] * 2)
+            points = cursor.fetchall()
+        values: dict[int, float] = {}
+        for point, mu_before, mu_after, _, _ in points:
+            if point == 1:
+                values[0] = mu_before
+            values[point] = mu_after
+        # Every row carries the history's number of games and wins.
+        count, wins = (points[0][3], points[0][4]) if points else (-1, 0)
+        chart = thinned_chart(values, count + 1)
         changes = RatingChange.objects.filter(user=person, game=game)
-        values: list[float] = []
-        wins = 0
-        for mu_before, mu_after, place in changes.order_by("created_at", "pk").values_list(
-            "mu_before", "mu_after", "place"
-        ):
-            if not values:
-                values.append(mu_before)
-            values.append(mu_after)
-            wins += place == 1
         newest = changes.order_by("-created_at", "-pk").values_list(
             "created_at", "record_id", "place", "mu_before", "mu_after", "games_after"
         )[:HISTORY_ROWS]
@@ -154,7 +188,7 @@ def _read_histories(person: User, games: list[str]) -> dict[str, RatingHistory]:
             )
             for at, record_id, place, mu_before, mu_after, games_after in newest
         ]
-        histories[game] = RatingHistory(wins, rating_chart(values), rows)
+        histories[game] = RatingHistory(wins, chart, rows)
     return histories
 
 

@@ -3,8 +3,11 @@ history chart, the tournaments played, and a query count that does not grow with
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -15,7 +18,7 @@ from django.utils import timezone
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
 from accounts.ratings import MODEL, rate_game
-from accounts.selectors import HISTORY_ROWS
+from accounts.selectors import HISTORY_ROWS, profile_ratings
 from games.models import GameRecord
 from tournaments.models import Entry, Tournament
 
@@ -245,3 +248,73 @@ def test_a_kept_history_gives_way_to_the_next_rated_game(client: Client) -> None
     assert after.count('data-testid="rating-history-row"') == 3
     assert f'aria-label="Replay of game {latest}"' in after.split('data-testid="rating-history-row"')[1]
     assert ">3<" in section(after, "rating-games") and ">2<" in section(after, "rating-wins")
+
+
+def history(user: User, values: list[float], game: str = "triad") -> None:
+    """A rated history of ``values`` (the rating before the first game, then after each),
+    written as rows, with its games' places alternating."""
+    start = MODEL.rating()
+    records = GameRecord.objects.bulk_create(
+        GameRecord(
+            game=game,
+            engine_version=1,
+            config={},
+            seed=1,
+            kind=GameRecord.Kind.TABLE,
+            status=GameRecord.Status.FINISHED,
+        )
+        for _ in values[1:]
+    )
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            user=user,
+            record_id=records[n].pk,
+            game=game,
+            place=1 + n % 3 % 2,
+            mu_before=before,
+            sigma_before=start.sigma,
+            mu_after=after,
+            sigma_after=start.sigma,
+            games_after=n + 1,
+        )
+        for n, (before, after) in enumerate(itertools.pairwise(values))
+    )
+    Rating.objects.create(user=user, game=game, mu=values[-1], sigma=start.sigma, games=len(values) - 1)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("games", [1, 118, 119, 120, 121, 357, 1000])
+def test_the_chart_from_the_database_points_is_the_chart_of_every_rated_game(games: int) -> None:
+    """RT-1: the database sends only the points drawn; the chart is the same as drawn from
+    every rating, ties included (the first of equal lowest or highest ratings, ratings that
+    round alike, a .5 that Python rounds to even)."""
+    ann = person("ann")
+    values = [1500 + 300 * ((n * 37) % 101) / 100 - 150 for n in range(games + 1)]
+    values[games // 4] = values[games // 3] = 1100.4  # the lowest twice: the first is shown,
+    values[games // 2] = 1099.6  # though this, later, rounds to the same and is lower
+    values[-1] = 1900.5  # rounds to 1900 (half to even) ...
+    values[games * 2 // 3] = 1899.7  # ... so does this, earlier, and it is the highest drawn
+    history(ann, values)
+    (rating,) = profile_ratings(ann)
+    assert rating.chart == rating_chart(values)
+    assert rating.wins == sum(1 + n % 3 % 2 == 1 for n in range(games))
+
+
+@pytest.mark.django_db
+def test_a_long_history_sends_only_the_points_the_chart_draws(client: Client) -> None:
+    """A busy player's profile reads about ``MAX_POINTS`` rows (120) for the chart, not one per
+    rated game (docs/benchmarks.md, issue 42: 9,273 for the busiest at a million games)."""
+    ann = person("ann")
+    history(ann, [1500 + 40 * math.sin(n / 50) for n in range(1501)])
+    rows: list[int] = []
+
+    def counted(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        result = execute(sql, params, many, context)
+        rows.append(context["cursor"].rowcount)
+        return result
+
+    with connection.execute_wrapper(counted):
+        page = client.get("/u/ann/").content.decode()
+    assert ">1500<" in section(page, "rating-games")
+    # The points drawn, and the few near the extremes that could be the first to round to one.
+    assert max(rows) < 200
