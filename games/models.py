@@ -108,6 +108,17 @@ class SoloMatch(NamesItsGame):
         return self.closes_at is not None and (now or timezone.now()) >= self.closes_at
 
 
+DAILY_RANK_ORDER = (
+    F("won").desc(),
+    F("score").desc(nulls_last=True),
+    F("finished_moves"),
+    F("finished_elapsed"),
+    F("finished_at"),
+    F("id"),
+)
+"""The daily boards' order (PY-7, ``selectors.DAILY_ORDER``) as the rank indexes hold it."""
+
+
 class GameRecord(NamesItsGame):
     class Kind(models.TextChoices):
         CASUAL = "casual", "Casual"
@@ -234,12 +245,7 @@ class GameRecord(NamesItsGame):
             # place (a heap-only tuple).
             models.Index(
                 F("game"),
-                F("won").desc(),
-                F("score").desc(nulls_last=True),
-                F("finished_moves"),
-                F("finished_elapsed"),
-                F("finished_at"),
-                F("id"),
+                *DAILY_RANK_ORDER,
                 name="daily_attempt_rank",
                 condition=Q(ranked=True, status="finished"),
             ),
@@ -247,12 +253,7 @@ class GameRecord(NamesItsGame):
             # and each day of a week's walk its first rows, where they sorted all of the day's.
             models.Index(
                 F("daily"),
-                F("won").desc(),
-                F("score").desc(nulls_last=True),
-                F("finished_moves"),
-                F("finished_elapsed"),
-                F("finished_at"),
-                F("id"),
+                *DAILY_RANK_ORDER,
                 name="daily_attempt_day_rank",
                 condition=Q(ranked=True, status="finished"),
             ),
