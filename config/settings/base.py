@@ -117,10 +117,13 @@ def database_from_env(default: str | None) -> dict[str, Any]:
         config["ENGINE"] = "config.sqlite"  # its transactions wait in short steps (config/sqlite/base.py)
         # daphne and the Celery worker write at once: WAL lets readers proceed, IMMEDIATE
         # takes the write lock up front instead of failing with "database is locked".
+        # synchronous=FULL syncs the log at every commit: with NORMAL a power cut could undo
+        # moves already acknowledged. Its cost, measured A/B: docs/benchmarks.md, "SQLite's
+        # durability".
         config["OPTIONS"] = {
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
         }
     return config
 

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
@@ -101,3 +102,23 @@ async def test_a_batch_that_cannot_be_stored_leaves_nothing_of_itself(
     assert await loop_writes.store(moves) is None
     assert await sync_to_async(_stored)(sqlite_games.alias) == ([0, 0, 0], 1)
     assert not (await sqlite_loop_writes._connection(sqlite_games.alias)).in_transaction
+
+
+FULL = 2
+"""``PRAGMA synchronous``'s answer for FULL."""
+
+
+async def test_a_commit_survives_a_power_cut_on_both_connections(sqlite_games: Any) -> None:
+    """The site's SQLite syncs its write-ahead log at every commit (issue 43): with NORMAL, a
+    power cut may undo moves that players had already seen acknowledged. Django's connection and
+    the loop's own both open with the site's settings."""
+
+    def django_sync() -> int:
+        with connections[sqlite_games.alias].cursor() as cursor:
+            cursor.execute("PRAGMA synchronous")
+            return int(cursor.fetchone()[0])
+
+    assert await sync_to_async(django_sync)() == FULL
+    loop_connection = await sqlite_loop_writes._connection(sqlite_games.alias)
+    assert loop_connection.execute("PRAGMA synchronous").fetchone()[0] == FULL
+    assert loop_connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
