@@ -14,7 +14,6 @@ from django.db.models import (
     Count,
     F,
     Max,
-    OrderBy,
     Q,
     QuerySet,
     TextField,
@@ -28,7 +27,14 @@ from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from config.sql_constants import Constant
 from games import daily_standings, kinds
 from games.kinds.spec import GameSpec, TableSpec
-from games.models import DailyChallenge, DailyStanding, GameRecord, Participation, SealedDeal
+from games.models import (
+    DAILY_RANK_ORDER,
+    DailyChallenge,
+    DailyStanding,
+    GameRecord,
+    Participation,
+    SealedDeal,
+)
 from games.players import Player
 from tournaments.models import Tournament
 
@@ -154,14 +160,9 @@ def replay_closed(record: GameRecord, player: Player, today: dt.date | None = No
     return hidden_from(record, player, today)
 
 
-DAILY_ORDER: tuple[str | OrderBy, ...] = (
-    "-won",
-    F("score").desc(nulls_last=True),
-    "finished_moves",
-    "finished_elapsed",
-    "finished_at",
-)
-"""How a day's finished ranked attempts are ranked (PY-7): won, score, fewer moves, less time."""
+DAILY_ORDER = DAILY_RANK_ORDER
+"""How a day's finished ranked attempts are ranked (PY-7): won, score, fewer moves, less time,
+then the earlier finish and the smaller id; the order the rank indexes hold."""
 
 
 DAILY_ROW_FIELDS = (
@@ -189,7 +190,7 @@ def daily_leaderboard(daily: DailyChallenge, limit: int | None = None) -> list[L
         GameRecord.objects.filter(daily=daily, ranked=True, status=Constant(GameRecord.Status.FINISHED.value))
         .select_related("owner", "daily")
         .only(*DAILY_ROW_FIELDS)
-        .order_by(*DAILY_ORDER, "pk")
+        .order_by(*DAILY_ORDER)
     )
     if limit is not None:
         attempts = attempts[:limit]
@@ -456,7 +457,7 @@ def _best_walk(game: str, since: dt.date | None, until: dt.date | None, limit: i
         attempts = attempts.filter(daily__date__lte=until)
     # The walk reads ids alone; the rows shown are read after, by id (joining every attempt
     # of a week to its player before sorting cost 6 of its 10 ms).
-    ranked = attempts.order_by(*DAILY_ORDER, "pk").values_list("pk", "owner_id")
+    ranked = attempts.order_by(*DAILY_ORDER).values_list("pk", "owner_id")
     best: list[int] = []
     seen: set[int] = set()
     start, size = 0, 5 * limit
