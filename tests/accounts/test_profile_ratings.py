@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
@@ -318,3 +318,16 @@ def test_a_long_history_sends_only_the_points_the_chart_draws(client: Client) ->
     assert ">1500<" in section(page, "rating-games")
     # The points drawn, and the few near the extremes that could be the first to round to one.
     assert max(rows) < 200
+
+
+@pytest.mark.django_db
+def test_the_charts_geometry_stays_svg_numbers_in_a_language_with_a_decimal_comma(client: Client) -> None:
+    """SVG reads "44.5", never "44,5": the chart's coordinates are not localised, where a
+    person's numbers in its text are (the site is one catalogue away from German)."""
+    ann = person("ann")
+    history(ann, [1500 + 40 * math.sin(n / 7) for n in range(301)])
+    with translation.override("de"):
+        svg = section(client.get("/u/ann/").content.decode(), "rating-chart")
+    coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', svg)
+    assert len(coordinates) > 20 and any("." in value for value in coordinates)
+    assert all(re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", value) for value in coordinates), coordinates
