@@ -7,12 +7,12 @@ from datetime import datetime
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import MAX_POINTS, Chart, thinned_chart
-from config.sql_constants import Constant
 from games import kinds
 from games.kinds.spec import TableSpec
 from tournaments.models import Entry
@@ -32,6 +32,22 @@ class RatingHistoryRow:
     place: int
     after: str  # RT-3: "1512?" while provisional
     delta: int
+
+    @property
+    def at_iso(self) -> str:
+        return self.at.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+    @property
+    def replay_url(self) -> str:
+        return reverse("replay", args=[self.record_id])
+
+    @property
+    def change(self) -> str:
+        return f"{self.delta:+d}" if self.delta else "0"
+
+    @property
+    def trend(self) -> str:
+        return "rating-up" if self.delta > 0 else "rating-down" if self.delta < 0 else ""
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,18 @@ HISTORY_ROWS = 10
 chart shows them all; the list of games below pages through every one)."""
 
 
+RANK_SQL = (
+    'SELECT COUNT(*) FILTER (WHERE "mu" > %s), COUNT(*) FROM "accounts_rating" '
+    f'WHERE "game" = %s AND "games" >= {PROVISIONAL_GAMES}'
+)
+"""A rating's rank in its game: the ranked players rated higher, and all ranked players.
+Counted along the index ``rating_ranked`` alone (no row read), even while provisional: a
+query a game whatever the number of players. The index's condition is written into the SQL,
+not sent as a parameter: a prepared statement's generic plan proves it only so
+(``config.sql_constants``). In SQL, not the ORM: building the query cost more than running
+it for most games (0.4 ms of Python a count)."""
+
+
 def profile_ratings(person: User) -> list[GameRating]:
     """The person's rating in each multiplayer game they have one for, in the registry's
     order, with rank, wins and history: a query for the ratings and one per game for its rank,
@@ -64,16 +92,12 @@ def profile_ratings(person: User) -> list[GameRating]:
     ratings = {row.game: row for row in Rating.objects.filter(user=person, game__in=list(specs))}
     if not ratings:
         return []
-    # Counted along the index ``rating_ranked`` alone (no row read), even while provisional:
-    # a constant number of queries. Its condition is written into the SQL (``Constant``): a
-    # prepared statement's generic plan proves it only so.
     above: dict[str, int] = {}  # ranked players rated higher
     players: dict[str, int] = {}  # ranked players
-    for slug, row in ratings.items():
-        counts = Rating.objects.filter(game=slug, games__gte=Constant(PROVISIONAL_GAMES)).aggregate(
-            above=Count("mu", filter=Q(mu__gt=row.mu)), all=Count("*")
-        )
-        above[slug], players[slug] = counts["above"], counts["all"]
+    with connection.cursor() as cursor:
+        for slug, row in ratings.items():
+            cursor.execute(RANK_SQL, [row.mu, slug])
+            above[slug], players[slug] = cursor.fetchone()
     histories = _histories(person, ratings)
     result = []
     for slug, spec in specs.items():

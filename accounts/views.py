@@ -64,7 +64,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             ),
             request.GET.get("page"),
             GAMES_PER_PAGE,
-            Participation.objects.select_related("record"),
+            Participation.objects.select_related("record").only(
+                "record", "won", "record__finished_at", "record__game", "record__kind", "record__score"
+            ),
         ),
         "catalogue": kinds.GAMES,
         "game_filter": request.GET.get("game", ""),
