@@ -33,10 +33,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from bench.stats import percentile  # noqa: E402
-from games import tables  # noqa: E402
+from games import move_path, tables  # noqa: E402
 from games.engine import TABLE_SEAT, get_engine  # noqa: E402
 from games.models import GameRecord, Table  # noqa: E402
-from games.state_cache import current_state  # noqa: E402
+from games.snapshots import state_of  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402
 
@@ -70,13 +70,15 @@ def full_tournament(players: int) -> Tournament:
         for table in live:
             record = GameRecord.objects.get(pk=table.record_id)
             while not record.is_over:
-                seat = engine.current_player(current_state(record))
+                seat = engine.current_player(state_of(record))
                 if seat == TABLE_SEAT:
                     tables.advance(game_id=record.pk, version=record.version)
                 else:
                     user = table.seats.get(number=seat).user
-                    text = engine.view(current_state(record), seat).legal[0]
-                    tables.act(table_id=table.pk, user=user, move=text, expected_version=record.version)
+                    text = engine.view(state_of(record), seat).legal[0]
+                    move_path.play_at_table(
+                        table_id=table.pk, user=user, move=text, expected_version=record.version
+                    )
                 record.refresh_from_db()
         time.sleep(0.2)  # the worker records results and deals the next round
     return tournament

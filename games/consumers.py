@@ -1,9 +1,11 @@
 """WebSockets of live tables and the lobby: thin, each frame goes to one service.
 
-The table's group carries only "the table changed, now at version v"; every connection
-then gets its own seat's view (a spectator's if it has no seat; drawn on the event loop from
-the table as this process keeps it, or by one call per version for all its sockets at the
-table, games.shared_frames), so a card never reaches a socket that may not see it (LP-3).
+The table's group carries only "the table changed, now at version v" (``TableChanged``);
+every connection then gets its own seat's view (a spectator's if it has no seat), drawn on
+the event loop from the version's snapshot when this process keeps it, else on the database
+thread, which reads it (``games.table_frames``): a card never reaches a socket that may not
+see it (LP-3). A move goes to ``games.move_path`` on the database thread, and its
+announcement comes back to be sent from the loop.
 Frames from the browser are htmx's ``ws-send`` JSON: ``{"action": "...", "version": "...",
 ...}``, and table.js's word that the page was hidden or shown (``PAGE_STATES``): nothing is
 drawn for a page nobody sees.
@@ -25,12 +27,12 @@ from accounts import notices
 from accounts.models import User
 from config import safe_json
 from config.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
-from games import queued_moves, stale_sockets, tables
+from games import announcements, move_path, snapshots, stale_sockets
+from games.announcements import LOBBY_GROUP, table_group
 from games.errors import GameError
 from games.models import Seat, Table
-from games.shared_frames import Heard, frame_at
 from games.socket_limits import PLAYER, WATCHER, Rate, Spacing
-from games.table_frames import render_lobby, render_table
+from games.table_frames import frame, render_lobby, render_table
 
 MAX_FRAME = 4096
 LOBBY_SPACING_S = 0.3
@@ -63,13 +65,14 @@ class Footing(NamedTuple):
     """A player's if the person has a seat there, a spectator's otherwise."""
     version: int | None
     """The game's version; ``None`` while the table is open (its seats change without one)."""
+    game_id: int | None
     seat: int | None
     """The person's seat; ``None`` for a spectator."""
 
 
 def table_footing(table_id: int, user: User | None) -> Footing | None:
     """``user``'s footing at the table; ``None`` if there is no such table."""
-    found = Table.objects.filter(pk=table_id).values_list("record__version").first()
+    found = Table.objects.filter(pk=table_id).values_list("record__version", "record_id").first()
     if found is None:
         return None
     seat = None
@@ -77,7 +80,7 @@ def table_footing(table_id: int, user: User | None) -> Footing | None:
         seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
         # The person is at the table their notices sent them to: those notices are done.
         notices.settle(about=notices.about_table(table_id), user=user)
-    return Footing(WATCHER if seat is None else PLAYER, found[0], seat)
+    return Footing(WATCHER if seat is None else PLAYER, found[0], found[1], seat)
 
 
 def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
@@ -94,24 +97,40 @@ def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
         return None
 
 
+async def play(
+    table_id: int, user: User | None, move: dict[str, Any], version: int, game_id: int | None
+) -> None:
+    """A socket's move (``move_path.play_at_table``, on the database thread), then its
+    announcement, sent from the loop: also when what followed the commit raised."""
+    outbox: move_path.Outbox = []
+    try:
+        await database_sync_to_async(move_path.play_at_table)(
+            table_id=table_id, user=user, move=move, expected_version=version, game_id=game_id, outbox=outbox
+        )
+    finally:
+        await announcements.send_async(outbox)
+
+
 class TableConsumer(FrameLimitedConsumer):
     too_fast = TOO_FAST
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent_version: int | None = None
+        self.game_id: int | None = None
         self.last_error: tuple[int, str, str] | None = None
         self.hidden = False
         self.missed = False
         self.limiter = frame_limiter(self.scope, WATCHER)
         await self.accept()
         # Joined before the table is read: a move made after the read is announced here.
-        await self.channel_layer.group_add(tables.table_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
         if footing is None:
             await self.close(code=4404)
             return
         frame_limiter(self.scope, footing.rate, self.limiter)
+        self.game_id = footing.game_id
         stale_sockets.watch(self)
         shown = page_shows(self.scope.get("query_string", b""))
         if footing.version is not None and shown == (footing.version, footing.seat):
@@ -125,7 +144,7 @@ class TableConsumer(FrameLimitedConsumer):
     async def disconnect(self, code: int) -> None:
         # LP-2: leaving ends nothing; the seat keeps its clock and the game goes on.
         stale_sockets.forget(self)
-        await self.channel_layer.group_discard(tables.table_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         page = PAGE_STATES.get(text_data or "")
@@ -147,9 +166,11 @@ class TableConsumer(FrameLimitedConsumer):
         except (ValueError, KeyError, TypeError) as exc:
             await self.send_table(error=f"That message could not be read ({exc}); nothing was played.")
             return
-        user = self.person
+        move = play(self.table_id, self.person, message, version, self.game_id)
         try:
-            await queued_moves.play(self.table_id, user, message, version)
+            # Shielded: a socket that closes while its move is stored leaves it to be played,
+            # and announced.
+            await asyncio.shield(move)
         except GameError as exc:
             await self.send_table(error=str(exc))
 
@@ -169,7 +190,9 @@ class TableConsumer(FrameLimitedConsumer):
         await self.table_changed({"version": None})
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        version = event.get("version")
+        version, game_id = event.get("version"), event.get("game")
+        if isinstance(game_id, int):
+            self.game_id = game_id
         if version is None:
             # Seats changed (announced without a version): whoever is here may have sat down or left.
             footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
@@ -180,26 +203,22 @@ class TableConsumer(FrameLimitedConsumer):
         if self.hidden:
             self.missed = True  # drawn when the page is shown again
             return
-        await self.send_table(version=version, heard=Heard.of(event))
+        await self.send_table(version=version)
 
-    async def send_table(
-        self,
-        error: str = "",
-        version: int | None = None,
-        heard: Heard | None = None,
-    ) -> None:
+    async def send_table(self, error: str = "", version: int | None = None) -> None:
         # The same refusal again (a client repeating a stale or illegal frame, within its
         # limit) gets the frame already drawn for it: no render, whatever it repeats.
         if error and self.last_error is not None and self.last_error[:2] == (self.sent_version, error):
             await self.send(text_data=self.last_error[2])
             return
+        kept = None
+        if version is not None and self.game_id is not None and not error:
+            kept = snapshots.find(self.game_id, version)
         try:
-            if version is None or error:
-                html, version = await database_sync_to_async(render_table)(
-                    self.table_id, self.person, error, version
-                )
+            if kept is not None:
+                html = frame(kept, self.person)
             else:
-                html, version = await frame_at(self, version, heard)
+                html, version = await database_sync_to_async(render_table)(self.table_id, self.person, error)
         except Table.DoesNotExist:
             # Gone while this socket was open (only a test database is emptied under one):
             # closed as a socket for no table is at connect.
@@ -223,12 +242,12 @@ class LobbyConsumer(FrameLimitedConsumer):
         self.stale = False
         self.drawing: asyncio.Task[None] | None = None
         await self.accept()
-        await self.channel_layer.group_add(tables.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         if self.drawing is not None:
             self.drawing.cancel()
-        await self.channel_layer.group_discard(tables.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.refresh()  # any frame asks for a fresh list; what it says does not matter

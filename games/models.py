@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -19,8 +18,6 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
-
-from config.compiled_writes import CompiledUpdate
 
 
 class NamesItsGame(models.Model):
@@ -134,7 +131,6 @@ class GameRecord(NamesItsGame):
 
     TABLE_KINDS = (Kind.TABLE, Kind.TOURNAMENT)
     """The kinds played at a live table (seats, turn clocks, bots)."""
-    _as_read: dict[str, Any]
 
     engine_version = models.PositiveSmallIntegerField()
     config = models.JSONField(default=dict, help_text="The full config, defaults filled in.")
@@ -262,69 +258,8 @@ class GameRecord(NamesItsGame):
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} (seed {self.seed})"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        written = kwargs.get("update_fields")
-        self._saved(None if written is None else set(written))
-
     def get_absolute_url(self) -> str:
         return reverse("game", kwargs={"game_id": self.pk})
-
-    def save_changed(self) -> None:
-        """Write the columns that changed since the row was read (``changed_fields``), all of
-        them for a record not read; a move saves its game so, with its SQL compiled once
-        (config/compiled_writes)."""
-        names = self.changed_fields()
-        if names is None:
-            self.save()
-            return
-        if names:
-            _CHANGED_COLUMNS.save(self, names)
-        self._saved(set(names))
-
-    def _saved(self, names: set[str] | None) -> None:
-        """Note what a save wrote (``names``, or every column) as the row now holds it."""
-        if "_as_read" in self.__dict__:
-            deferred = self.get_deferred_fields()
-            self._stored(
-                (field.attname, getattr(self, field.attname))
-                for field in self._meta.concrete_fields
-                if field.attname not in deferred and (names is None or {field.name, field.attname} & names)
-            )
-
-    @classmethod
-    def from_db(cls, db: str | None, field_names: Collection[str], values: Collection[Any]) -> GameRecord:
-        record = super().from_db(db, field_names, values)
-        record._as_read = {}
-        record._stored(zip(field_names, values, strict=True))
-        return record
-
-    def _stored(self, fields: Iterable[tuple[str, Any]]) -> None:
-        """Note these values as the row holds them, for ``changed_fields``; not the JSON fields',
-        which may change in place, and so are always saved."""
-        for name, value in fields:
-            if isinstance(value, dict | list):
-                self._as_read.pop(name, None)
-            else:
-                self._as_read[name] = value
-
-    def changed_fields(self) -> list[str] | None:
-        """The fields to save: those that differ from what was read, the JSON fields always
-        (their values may have changed in place); ``None`` (all of them) for a record not
-        read from the database. A move saves its record with these rather than write every
-        column again; the row is locked while it moves, so a field it did not change still
-        holds what is stored."""
-        read: dict[str, Any] | None = self.__dict__.get("_as_read")
-        if read is None:
-            return None
-        deferred = self.get_deferred_fields()
-        return [
-            field.attname
-            for field in self._meta.concrete_fields
-            if not field.primary_key
-            and field.attname not in deferred
-            and (field.attname not in read or getattr(self, field.attname) != read[field.attname])
-        ]
 
     @property
     def is_over(self) -> bool:
@@ -353,9 +288,6 @@ class GameRecord(NamesItsGame):
         if self.first_viewed_at is None or self.last_action_at is None:
             return None
         return max(0.0, (self.last_action_at - self.first_viewed_at).total_seconds())
-
-
-_CHANGED_COLUMNS = CompiledUpdate(GameRecord)
 
 
 class Action(models.Model):

@@ -1,53 +1,22 @@
-"""Every move of every game, solitaire or at a table, goes through here.
-
-``lock`` takes the game row's lock; ``apply_locked`` rebuilds the state from the stored
-actions, checks that the move is the seat's to make, parses it (text, or a form's fields),
-applies it, appends the ``Action`` with the next number, bumps the version, finishes the
-game if the move ended it, and on commit keeps the new state and announces it. A refused
-move raises ``GameError`` and changes nothing.
-"""
+"""What a move does to a game, decided without the database (``games.move_path`` stores it):
+whether it is the seat's to make and legal (text, or a form's fields), and how it changes
+the game's row: its count, version and times, and its result if it ended the game. A refused
+move raises ``GameError``."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
-from config.compiled_writes import CompiledInsert
-from games import finishes
-from games.engine import FORFEIT, TABLE_SEAT, IllegalAction, get_engine
+from games.engine import FORFEIT, TABLE_SEAT, IllegalAction
 from games.engine.base import Engine
 from games.errors import GameError, as_sentence
-from games.models import Action, GameRecord
-from games.state_cache import current_state, remember_state
+from games.models import GameRecord
 
 MAX_MOVE_TEXT = 64
-
-
-@dataclass(frozen=True)
-class Moved:
-    record: GameRecord
-    state: Any
-    action: Action
-    """The move as stored."""
-
-
-Announce = Callable[[GameRecord, Any, Action], None]
-"""Called inside the transaction after a move is stored (the game, its new state, the move):
-sets what the move changes beyond the game row (a table's clock and status) and queues what
-is said after commit."""
-
-
-def lock(game_id: int) -> GameRecord:
-    """The game row, locked until the caller's transaction ends."""
-    record = GameRecord.objects.select_for_update().filter(pk=game_id).first()
-    if record is None:
-        raise GameError("There is no such game.")
-    return record
 
 
 def check_text(text: object, example: str) -> str:
@@ -84,9 +53,6 @@ def finish_if_over(record: GameRecord, engine: Engine[Any, Any], state: Any) -> 
     record.freeze_finish()
 
 
-_INSERT_ACTION = CompiledInsert(Action)
-
-
 def checked(
     engine: Engine[Any, Any], state: Any, seat: int, move: str | Mapping[str, object]
 ) -> tuple[Any, Any]:
@@ -114,31 +80,3 @@ def counted(record: GameRecord) -> dt.datetime:
     record.first_viewed_at = record.first_viewed_at or now
     record.last_action_at = now
     return now
-
-
-def apply_locked(
-    record: GameRecord,
-    seat: int,
-    move: str | Mapping[str, object],
-    *,
-    announce: Announce | None = None,
-    timed_out: bool = False,
-) -> Moved:
-    """Apply ``move`` for ``seat``; the caller holds the row's lock (``lock``) in a transaction."""
-    engine = get_engine(record.game)
-    state = current_state(record)
-    action, new_state = checked(engine, state, seat, move)
-    stored = _INSERT_ACTION.create(
-        game=record, seq=record.action_count, seat=seat, text=str(action), timed_out=timed_out
-    )
-    was_over = record.is_over
-    counted(record)
-    finish_if_over(record, engine, new_state)
-    # Kept before the announcement goes out, so the sockets it wakes find the new state cached.
-    transaction.on_commit(lambda: remember_state(record, new_state))
-    if announce is not None:
-        announce(record, new_state, stored)
-    record.save_changed()
-    if record.is_over != was_over:
-        finishes.sync(record)
-    return Moved(record, new_state, stored)

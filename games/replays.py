@@ -17,12 +17,9 @@ from config import safe_json
 from games import kinds
 from games.engine import ReplayError, View, get_engine
 from games.engine.base import check_seed
-from games.lru import Lru
 from games.models import DailyChallenge, GameRecord
 
-CACHE_SIZE = 64
 EVERYTHING = "all"
-_states: Lru[tuple[str, int], list[Any]] = Lru(CACHE_SIZE)
 
 
 @dataclass(frozen=True)
@@ -111,13 +108,10 @@ def from_daily_solution(daily: DailyChallenge) -> ReplaySource:
 
 
 def states(source: ReplaySource) -> list[Any]:
-    """Every state from the deal to the last action (cached: a replay page asks for many steps)."""
-    key = (source.key, source.steps)
-    cached = _states.find(key)
-    if cached is None:
-        cached = get_engine(source.game).replay(source.config, source.seed, source.actions, deck=source.deck)
-        _states.keep(key, cached)
-    return cached
+    """Every state from the deal to the last action. Not kept between requests: a replay's
+    first request, which has none kept, took as long as the others (docs/benchmarks.md,
+    "Replay pages")."""
+    return get_engine(source.game).replay(source.config, source.seed, source.actions, deck=source.deck)
 
 
 def perspectives(source: ReplaySource) -> list[tuple[str, str]]:

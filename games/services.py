@@ -1,8 +1,8 @@
 """Writes about games: start one, play a move, undo, take a hint, resign.
 
 Every move goes through ``submit_action``, which checks what is particular to a solitaire
-game (its owner, its version, a ranked daily attempt) and hands the move to
-``games.moves``, the one pipeline of every game. A stale version or an illegal move
+game (its owner, a ranked daily attempt, an event's window) and hands the move to
+``games.move_path``, the one path of every move. A stale version or an illegal move
 raises ``GameError`` and changes nothing.
 """
 
@@ -21,12 +21,11 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import finishes, kinds, moves, selectors
+from games import finishes, kinds, move_path, moves, selectors, snapshots
 from games.engine import Engine, get_engine
 from games.errors import GameError, NotYourGame, StaleVersion
 from games.models import Action, DailyChallenge, GameRecord, SoloMatch
 from games.players import Player
-from games.state_cache import current_state, remember_state
 
 MAX_DEAL_NUMBER = 999_999_999
 """Random deals are numbered 1 .. this: short enough to read out and share."""
@@ -155,8 +154,12 @@ def start_daily(*, daily: DailyChallenge, player: Player) -> GameRecord:
         )
 
 
-def _locked(game_id: int, player: Player) -> GameRecord:
-    record = moves.lock(game_id)
+def _owned(game_id: int, player: Player, *, lock: bool = False) -> GameRecord:
+    """The game, if ``player``'s; ``lock``: its row locked until the transaction ends."""
+    games = GameRecord.objects.select_for_update(of=("self",)) if lock else GameRecord.objects.all()
+    record = games.select_related("daily", "solo_match").filter(pk=game_id).first()
+    if record is None:
+        raise GameError("There is no such game.")
     if not player.owns(record):
         raise NotYourGame("This is not your game: you can watch it, not play it.")
     return record
@@ -176,18 +179,16 @@ def submit_action(
     expects no lock held, takes the game row's lock itself."""
     if not isinstance(move, Mapping):
         moves.check_text(move, "'draw' or '5h+8c'")
-    with transaction.atomic():
-        record = _locked(game_id, player)
-        if record.is_over:
-            raise GameError("This game is over.")
-        _check_version(record, expected_version)
-        if record.ranked and record.daily is not None and record.daily.date < selectors.utc_today():
-            # LP-6: once its day is over the deal is public (number, replays, solution), so a
-            # move made after that cannot count on the day's leaderboard.
-            record.ranked = False
-        if record.solo_match is not None and record.solo_match.window_closed():
-            raise GameError(WINDOW_CLOSED)
-        moved = moves.apply_locked(record, 0, move)
+    record = _owned(game_id, player)
+    if record.is_over:
+        raise GameError("This game is over.")
+    _check_version(record, expected_version)
+    # LP-6: once its day is over the deal is public (number, replays, solution), so a move
+    # made after that cannot count on the day's leaderboard.
+    unrank = record.ranked and record.daily is not None and record.daily.date < selectors.utc_today()
+    if record.solo_match is not None and record.solo_match.window_closed():
+        raise GameError(WINDOW_CLOSED)
+    moved = move_path.play_game(record, move, expected_version=record.version, unrank=unrank)
     return MoveResult(moved.record, moved.state)
 
 
@@ -196,7 +197,7 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
     any game of a daily deal whose day is not over (LP-6): drawing through the stock and
     taking it back would show every card."""
     with transaction.atomic():
-        record = _locked(game_id, player)
+        record = _owned(game_id, player, lock=True)
         if record.ranked:
             raise GameError("Undo is not allowed in a ranked daily attempt.")
         if record.solo_match_id is not None:
@@ -210,13 +211,13 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
         record.action_count -= 1
         record.undo_count += 1
         record.version += 1
-        state = current_state(record)
+        state = snapshots.state_of(record)
         was_over = record.is_over
         moves.finish_if_over(record, get_engine(record.game), state)
         record.save()
         if record.is_over != was_over:
             finishes.sync(record)
-    remember_state(record, state)
+    transaction.on_commit(lambda: snapshots.keep(snapshots.Snapshot(record, state)))
     return MoveResult(record, state)
 
 
@@ -226,7 +227,7 @@ def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> 
     from games.engine.solver import hint
 
     with transaction.atomic():
-        record = _locked(game_id, player)
+        record = _owned(game_id, player, lock=True)
         if record.ranked:
             raise GameError("Hints are not allowed in a ranked daily attempt.")
         if record.solo_match_id is not None:
@@ -236,7 +237,7 @@ def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> 
         _check_version(record, expected_version)
         if selectors.deal_is_secret(record.game, record.seed):
             raise GameError(CLOSED_ASSIST.format(what="Hints are"))
-        suggestion = hint(record.game, get_engine(record.game).view(current_state(record), 0))
+        suggestion = hint(record.game, get_engine(record.game).view(snapshots.state_of(record), 0))
         if suggestion is None:
             raise GameError("There is no move left to suggest.")
         record.hint_count += 1

@@ -1,8 +1,10 @@
 """What a live table looks like to one person: the template context.
 
 Everything about cards comes from ``engine.view(state, seat)`` for the person's own seat,
-or ``seat=None`` for a spectator: the templates never see a state. The game's own part
-comes from its spec (``games.kinds``); rendering and its cache are ``table_frames``.
+or ``seat=None`` for a spectator: the templates never see a state. A started table's context
+comes from its snapshot (``games.snapshots``), and needs no read; what every viewer of a
+version sees alike is worked out once, in the snapshot. The game's own part comes from its
+spec (``games.kinds``); rendering is ``table_frames``.
 """
 
 from __future__ import annotations
@@ -10,20 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from markupsafe import Markup
-
-from accounts.models import Rating, User
-from accounts.ratings import MODEL
-from games import kinds
+from accounts.models import User
+from games import kinds, snapshots
 from games.engine import TABLE_SEAT
 from games.kinds.spec import TableSpec
 from games.kinds.triad import place_of
 from games.kinds.words import ordinal, plural
-from games.lru import Lru
-from games.models import GameRecord, Seat, Table
-from games.spectator_views import spectator_view
-from games.started_seats import seats_of
-from games.state_cache import current_state
+from games.models import Seat, Table
+from games.snapshots import Snapshot
 from games.table_log import log_section
 
 
@@ -163,42 +159,6 @@ def _phase_name(spec: TableSpec, view: Any, seats: Sequence[Seat]) -> str:
     return str(row["value"]) if row else ""
 
 
-RATING_ROWS = 256
-_rating_rows_kept: Lru[tuple[int, bool], list[dict[str, Any]]] = Lru(RATING_ROWS)
-
-
-def _rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:
-    """RT-3: each person's rating at a rated table, and once the game is over its change.
-
-    Read once in a process while the game is played, and once when it is over: a game's
-    changes are written with the move that ends it (RT-4). A player's rating moves during
-    the game only if another game of theirs ends, and the table shows it from the end of this
-    one, as it shows this game's change. So no later version of a game in play reads the
-    ratings, and its frames are drawn without a read (``games.shared_frames``)."""
-    if not table.rated:
-        return []
-    key = (record.pk, record.is_over)
-    rows = _rating_rows_kept.find(key)
-    if rows is None:
-        rows = _read_rating_rows(table, seats, record)
-        _rating_rows_kept.keep(key, rows)
-    return rows
-
-
-def _read_rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:
-    users = [seat.user_id for seat in seats if seat.user_id is not None]
-    current = {row.user_id: row for row in Rating.objects.filter(game=table.game, user_id__in=users)}
-    changes = {row.user_id: row for row in record.rating_changes.all()} if record.is_over else {}
-    rows = []
-    for seat in seats:
-        if seat.user_id is None:
-            continue
-        change, rating = changes.get(seat.user_id), current.get(seat.user_id)
-        shown = change.shown_after if change else rating.shown if rating else f"{round(MODEL.rating().mu)}?"
-        rows.append({"name": seat.name, "shown": shown, "delta": change.delta if change else None})
-    return rows
-
-
 def my_seat(seats: list[Seat], user: User | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
@@ -206,10 +166,17 @@ def my_seat(seats: list[Seat], user: User | None) -> int | None:
 
 
 def table_context(
-    table: Table, user: User | None, error: str = "", *, seats: list[Seat] | None = None
+    table: Table, user: User | None, error: str = "", *, snapshot: Snapshot | None = None
 ) -> dict[str, Any]:
-    """The table page's context for ``user``; ``seats`` if the caller has read them already."""
-    seats = seats_of(table) if seats is None else seats
+    """The table page's context for ``user``: a started table's from its ``snapshot`` (built
+    from ``table`` if not given: that reads), an open table's from its seats (read)."""
+    if table.record is not None and snapshot is None:
+        snapshot = snapshots.of_table(table)
+    if snapshot is not None:
+        assert snapshot.table is not None
+        table, seats = snapshot.table, snapshot.seats
+    else:
+        seats = snapshots.read_seats(table)
     me = my_seat(seats, user)
     spec = kinds.get_table_game(table.game)
     context: dict[str, Any] = {
@@ -225,20 +192,21 @@ def table_context(
         "version": None,
         "view": None,
         "log_section": "",
+        "tournament": None,
     }
-    record = table.record
-    if record is None:
+    if snapshot is None:
         context["announce"] = _seating_announcement(seats, me)
         return context
+    record, state = snapshot.record, snapshot.state
     engine = spec.engine
-    state = current_state(record)
-    view = spectator_view(engine, state) if me is None else engine.view(state, me)
+    view = snapshots.spectators_view(snapshot) if me is None else engine.view(state, me)
     to_act = engine.current_player(state)
-    page, area = _public_parts(spec, table, seats, record, state, to_act)
+    page, area = _public_parts(spec, snapshot, to_act)
     context.update(
         record=record,
         version=record.version,
         deadline=record.turn_deadline,
+        tournament=snapshot.tournament,
         **page,
         **game_area(spec, view, seats, me, to_act, version=record.version, public=area),
     )
@@ -246,66 +214,24 @@ def table_context(
     return context
 
 
-PUBLIC_PARTS = 512
-_public: Lru[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = Lru(PUBLIC_PARTS)
-
-
 def _public_parts(
-    spec: TableSpec, table: Table, seats: list[Seat], record: GameRecord, state: Any, to_act: int | None
+    spec: TableSpec, snapshot: Snapshot, to_act: int | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What a table's page shows alike to its seats and its spectators at the record's version,
-    worked out once a version for them all: the page's part, and the game's (``public_area``
-    of the spectators' view: it reads only what every viewer sees, LP-3). A started table's
-    seats never change."""
-    key = (record.pk, record.version)
-    parts = _public.find(key)
+    """What a table's page shows alike to its seats and its spectators at the snapshot's
+    version, worked out once for them all: the page's part, and the game's (``public_area``
+    of the spectators' view: it reads only what every viewer sees, LP-3)."""
+    parts: tuple[dict[str, Any], dict[str, Any]] | None = snapshot.memo.get("public")
     if parts is None:
+        seats, record = snapshot.seats, snapshot.record
         page = {
-            "rating_rows": _rating_rows(table, seats, record),
+            "rating_rows": snapshot.rating_rows,
             "final": _final_rows(seats, record.outcome or {}) if record.is_over else None,
-            "log_section": log_section(record, [seat.name for seat in seats]),
+            "log_section": log_section(snapshot),
             "bot_to_act": any(seat.number == to_act and seat.is_bot for seat in seats),
         }
-        parts = page, public_area(spec, spectator_view(spec.engine, state), seats)
-        _public.keep(key, parts)
+        parts = page, public_area(spec, snapshots.spectators_view(snapshot), seats)
+        snapshot.memo["public"] = parts
     return parts
-
-
-PAGE_KEYS = frozenset({"rating_rows", "final", "log_section", "bot_to_act"})
-HTML_KEYS = frozenset({"info_bar", "showdown_part"})
-"""The parts of a game's template drawn with the public part (``TableSpec.public_html``)."""
-AREA_KEYS = frozenset({"showdown", "phase_name", "last_hand", "tie_note", "replay_note"}) | HTML_KEYS
-
-
-def public_part_to_carry(table: Table, seats: list[Seat], record: GameRecord, state: Any) -> dict[str, Any]:
-    """The version's public part (``_public_parts``) as a move's announcement carries it to the
-    other processes at the table (``keep_carried_public_part``): what the channel layer's
-    msgpack can carry, the log as text. Raises ``SynchronousOnlyOperation`` if it must read."""
-    spec = kinds.get_table_game(table.game)
-    page, area = _public_parts(spec, table, seats, record, state, spec.engine.current_player(state))
-    return {
-        "page": {**page, "log_section": str(page["log_section"])},
-        "area": {key: str(value) if key in HTML_KEYS else value for key, value in area.items()},
-    }
-
-
-def keep_carried_public_part(record_id: int, version: int, carried: object) -> None:
-    """The public part of the game's version as another process worked it out and its move's
-    announcement carried it: this process then draws its sockets' frames without working it
-    out again. Ignored unless it has the shape ``public_part_to_carry`` gives."""
-    if _public.find((record_id, version)) is not None or not isinstance(carried, dict):
-        return
-    page, area = carried.get("page"), carried.get("area")
-    if not isinstance(page, dict) or page.keys() != PAGE_KEYS or not isinstance(area, dict):
-        return
-    if not area.keys() <= AREA_KEYS or not isinstance(page["log_section"], str):
-        return
-    if not all(isinstance(area[key], str) for key in HTML_KEYS & area.keys()):
-        return
-    # Built there from the spectators' view, and so only from what every viewer may see (LP-3).
-    page = {**page, "log_section": Markup(page["log_section"])}
-    area = {key: Markup(value) if key in HTML_KEYS else value for key, value in area.items()}
-    _public.keep((record_id, version), (page, area))
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:

@@ -1,81 +1,56 @@
-"""Live tables: seating, starting, and every move of a table game.
+"""Live tables: seating, dealing, and the moves nobody at the table makes.
 
-Every move, whoever makes it (a person over the WebSocket, a bot, a turn clock, the table
-itself for a tie replay), goes through ``games.moves`` with the game row locked; what a
-table adds is ``_after_move``: in the same transaction it sets the next turn's deadline
-and the table's status, and after commit it announces "game N is at version v" to the
-table's group (no cards: each connection renders its own seat's view) and schedules
-``advance`` for that version. ``advance`` acts only if the game is still at the version it
-was scheduled for, so a task run twice acts once.
-
-Outages (LP-5): ``advance`` first asks ``games.outages`` to make good any time the site was
-down, which moves clocks on through ``postpone_turns``; a clock never runs out for a person
-while the site is down.
+A table's moves go through ``games.move_path`` like every move. What is here: the seats of
+an open table, the deal, the rematch, ``advance`` (the move due when a turn's clock passes:
+a bot's, a timed-out seat's (LP-1), the table's tie replay), and LP-5's ``postpone_turns``.
+Each change is announced after commit (``games.announcements``: the version, no card).
+``advance`` acts only if the game is still at the version it was scheduled for, so a task
+run twice acts once.
 """
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts import notices, ratings
 from accounts.models import User
-from config.compiled_reads import CompiledGet
-from config.group_sends import send_to_group
-from games import action_rows, carried_games, kinds, move_writes, moves, outages
+from games import announcements, kinds, move_path, outages, snapshots, turn_clocks
+from games.announcements import LOBBY_GROUP, TableChanged, table_group
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
-from games.errors import GameError, StaleVersion
-from games.models import Action, GameRecord, Seat, Table
-from games.started_seats import seats_of
-from games.state_cache import current_state, remember_state
+from games.errors import GameError
+from games.models import GameRecord, Seat, Table
+
+__all__ = ["LOBBY_GROUP", "table_group"]
 
 logger = logging.getLogger(__name__)
 
 CLOCK_LIMITS = (10, 600)
 
 
-def table_group(table_id: int) -> str:
-    return f"table.{table_id}"
-
-
-LOBBY_GROUP = "lobby"
-
-
-def _announce(
-    table: Table,
-    version: int | None = None,
-    *,
-    lobby: bool = True,
-    row: action_rows.Announced | None = None,
-    game: carried_games.Carried | None = None,
-) -> None:
-    """After commit: tell the table's sockets that something changed, and the lobby when seats
-    or the table's status changed (a move alone does not concern it). A move's announcement
-    carries its action's row and what it changed in the game's (``action_rows``,
-    ``carried_games``), so that no process reads them; the sockets are told only the version,
-    and each draws what its seat may see (LP-3)."""
-    message = {"type": "table.changed", "table": table.pk, "version": version, "row": row, "game": game}
-    send_to_group(table_group(table.pk), message)
-    if lobby:
-        send_to_group(LOBBY_GROUP, {"type": "lobby.changed"})
+def _announce(table: Table) -> None:
+    """After commit: seats or the table's status changed (an open table's, without a version)."""
+    record = table.record
+    event = TableChanged(
+        table.pk,
+        None if record is None else record.pk,
+        None if record is None else record.version,
+        lobby=True,
+    )
+    announcements.send([event])
 
 
 def _touch_lobby(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(lobby_version=table.lobby_version + 1)
-    transaction.on_commit(lambda: _announce(table))
+    transaction.on_commit(partial(_announce, table))
 
 
 # Seating
@@ -298,300 +273,18 @@ def _deal(table: Table, kind: str, seats: list[Seat]) -> None:
     table.status = Table.Status.PLAYING
     table.lobby_version += 1
     table.save(update_fields=["record", "status", "lobby_version"])
-    state = current_state(record)
-    _set_deadline(record, table, seats, engine.current_player(state))
-    armed = _arm_clock(record)
+    state = engine.initial_state(record.config, record.seed, record.deck)
+    turn_clocks.set_deadline(record, table, seats, engine.current_player(state))
+    armed = turn_clocks.arm(record)
     record.save(update_fields=["turn_deadline", "clock_task_at"])
-    _after_commit(table, record, lobby=True, schedule=armed)
-
-
-def _after_commit(
-    table: Table, record: GameRecord, *, lobby: bool, schedule: bool, action: Action | None = None
-) -> None:
-    """Once the change commits: announce the game's version (and to the lobby if ``lobby``),
-    with ``action`` if it made the version, and, if ``schedule``, send the turn-clock task for
-    the deadline set now."""
     version, deadline = record.version, record.turn_deadline
-    announce = _announcement(table, record, lobby=lobby, action=action)
 
     def announce_and_schedule() -> None:
-        announce()
-        if schedule:
-            _schedule(record.pk, version, deadline)
+        _announce(table)
+        if armed:
+            turn_clocks.schedule(record.pk, version, deadline)
 
     transaction.on_commit(announce_and_schedule)
-
-
-def _announcement(
-    table: Table, record: GameRecord, *, lobby: bool, action: Action | None
-) -> Callable[[], None]:
-    """The announcement of the record's version, as it stands now, to send once it commits:
-    with ``action``'s row if it made the version, and what it changed in the game's row while
-    the table plays."""
-    row = None if action is None else action_rows.announced(action, record.undo_count)
-    playing = action is not None and table.status == Table.Status.PLAYING
-    game = carried_games.carried(record) if playing else None
-    return partial(_announce, table, record.version, lobby=lobby, row=row, game=game)
-
-
-def _arm_clock(record: GameRecord) -> bool:
-    """Whether the turn just set needs a clock task of its own (the caller sends it after
-    commit, and saves the record).
-
-    Not when the task sent for an earlier turn runs later than now and no later than this
-    turn's deadline: that one finds the game moved on and sends the task for the turn then
-    current (``_rearm_clock``). In a game of people moving faster than their clocks, a task
-    goes out once per clock's length rather than once per move. A task that is lost is made
-    good by the sweeper once its deadline is overdue, as before.
-    """
-    deadline, pending = record.turn_deadline, record.clock_task_at
-    if deadline is None:
-        return False
-    if pending is not None and timezone.now() < pending <= deadline:
-        return False
-    record.clock_task_at = deadline
-    return True
-
-
-def _rearm_clock(record: GameRecord) -> None:
-    """A clock task of an earlier turn ran: send the current turn's, unless one is pending."""
-    if _arm_clock(record):
-        record.save(update_fields=["clock_task_at"])
-        transaction.on_commit(partial(_schedule, record.pk, record.version, record.turn_deadline))
-
-
-# Moves
-
-
-@dataclass(frozen=True)
-class TableMove:
-    record: GameRecord
-    state: Any
-    table: Table
-    """The table as the move left it."""
-    seats: list[Seat]
-    action: Action
-
-
-def seat_of(seats: list[Seat], user: User | None) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
-
-
-def _delay(table: Table, seats: list[Seat], seat: int | None) -> float | None:
-    """How long the seat to act has, in seconds; ``None`` when the game is over."""
-    if seat is None:
-        return None
-    if seat == TABLE_SEAT:
-        return settings.TABLE_TIE_REPLAY_DELAY_S
-    if _is_bot(seats, seat):
-        return settings.TABLE_BOT_DELAY_S
-    return float(table.clock_seconds)
-
-
-def _is_bot(seats: list[Seat], seat: int) -> bool:
-    return any(s.number == seat and s.is_bot for s in seats)
-
-
-def _is_person(seats: list[Seat], seat: int | None) -> bool:
-    if seat is None or seat == TABLE_SEAT:
-        return False
-    return not _is_bot(seats, seat)
-
-
-def _set_deadline(record: GameRecord, table: Table, seats: list[Seat], seat: int | None) -> None:
-    delay = _delay(table, seats, seat)
-    record.turn_deadline = None if delay is None else timezone.now() + dt.timedelta(seconds=delay)
-
-
-def _schedule(game_id: int, version: int, deadline: dt.datetime | None) -> None:
-    if deadline is None:
-        return
-    from games.tasks import advance_table
-
-    advance_table.apply_async((game_id, version), eta=deadline)
-
-
-def _after_move(table: Table, seats: list[Seat]) -> moves.Announce:
-    """What a stored move changes at ``table``: the next turn's clock, the table's status,
-    and after commit the announcement, the next turn's task and a finished match's report."""
-
-    def announce(record: GameRecord, state: Any, action: Action) -> None:
-        _set_deadline(record, table, seats, get_engine(record.game).current_player(state))
-        armed = _arm_clock(record)
-        finished = record.is_over
-        if finished:
-            table.status = Table.Status.FINISHED
-            table.lobby_version += 1
-            table.save(update_fields=["status", "lobby_version"])
-            notices.settle(about=notices.about_table(table.pk))  # "go to your table": done
-        _after_commit(table, record, lobby=finished, schedule=armed, action=action)
-        if finished:
-            _rate(record, table, seats)
-        if finished and record.kind == GameRecord.Kind.TOURNAMENT:
-            transaction.on_commit(lambda: _report_match(record.pk))
-
-    return announce
-
-
-def _rate(record: GameRecord, table: Table, seats: list[Seat]) -> None:
-    """RT-2: a game of a rated table whose every seat is a person changes their ratings,
-    in the transaction that records its end (RT-4). ``seats`` by number, with their users."""
-    if not table.rated:
-        return
-    people = [seat.user for seat in seats if seat.user is not None and not seat.is_bot]
-    if len(people) != len(seats) or record.outcome is None:
-        return
-    places = get_engine(record.game).places(record.outcome)
-    ratings.rate_game(record.pk, record.game, people, places)
-
-
-def _apply_locked(
-    record: GameRecord,
-    table: Table,
-    seats: list[Seat],
-    seat: int,
-    move: str | Mapping[str, object],
-    *,
-    timed_out: bool = False,
-) -> TableMove:
-    moved = moves.apply_locked(record, seat, move, announce=_after_move(table, seats), timed_out=timed_out)
-    return TableMove(moved.record, moved.state, table, seats, moved.action)
-
-
-def _report_match(game_id: int) -> None:
-    """Tell the tournaments app that a match ended. By task name, so that games never imports
-    tournaments; its sweeper records any result whose message is lost."""
-    from config.celery import app
-
-    app.send_task("tournaments.tasks.record_match", args=(game_id,))
-
-
-_LOCKED_GAME = CompiledGet(
-    lambda: GameRecord.objects.select_for_update(of=("self",)).select_related("table"), "table__pk"
-)
-
-
-def _locked_game(table_id: int) -> tuple[Table, GameRecord, list[Seat]]:
-    """The table's game, locked, and the table read under that lock, with its seats."""
-    try:
-        record = _LOCKED_GAME.get(table_id)
-    except GameRecord.DoesNotExist:
-        if Table.objects.filter(pk=table_id).exists():
-            raise GameError("This table has not started yet.") from None
-        raise GameError("There is no such table.") from None
-    return record.table, record, seats_of(record.table)
-
-
-def act(
-    *, table_id: int, user: User | None, move: str | Mapping[str, object], expected_version: int | None
-) -> TableMove:
-    """A person's move from their seat: its text, or the fields of the page's form (which
-    the engine reads). Stale versions, moves out of turn and illegal moves are refused."""
-    if not isinstance(move, Mapping):
-        moves.check_text(move, "'check' or 'take 0,3'")
-    with transaction.atomic():
-        table, record, seats = _locked_game(table_id)
-        seat = seat_of(seats, user)
-        if seat is None:
-            raise GameError("You are watching this table: only its players can move.")
-        if expected_version is not None and expected_version != record.version:
-            raise StaleVersion("The table moved on before your move arrived: it is shown as it stands now.")
-        return _apply_locked(record, table, seats, seat, move)
-
-
-@dataclass(frozen=True)
-class KeptMove:
-    """A move checked and applied on the table as this process keeps it, not yet stored."""
-
-    table: Table
-    seats: list[Seat]
-    before: GameRecord
-    after: GameRecord
-    """The game's row as the move leaves it (a copy: ``before`` stays as kept)."""
-    state: Any
-    action: Action
-    armed: bool
-    """Whether the move's turn needs a clock task of its own (``_arm_clock``)."""
-
-
-def check_on_kept(
-    table: Table,
-    seats: list[Seat],
-    user: User | None,
-    move: str | Mapping[str, object],
-    expected_version: int,
-) -> KeptMove | None:
-    """The move checked and applied on the kept table, with the row and the action it would
-    store; ``None`` when this way cannot settle it: a refusal (``act`` gives it), a move that
-    ends the game (ratings, the tournament's report), a table kept at another version. Reads
-    nothing (where a state is not kept, the read raises ``SynchronousOnlyOperation`` on a
-    loop)."""
-    record = table.record
-    if record is None or record.version != expected_version or record.is_over:
-        return None
-    seat = seat_of(seats, user)
-    if seat is None or table.status != Table.Status.PLAYING:
-        return None
-    engine = get_engine(record.game)
-    try:
-        if not isinstance(move, Mapping):
-            moves.check_text(move, "")
-        action, state = moves.checked(engine, current_state(record), seat, move)
-    except GameError:
-        return None
-    if engine.outcome(state) is not None:
-        return None
-    after = copy.copy(record)
-    now = moves.counted(after)
-    _set_deadline(after, table, seats, engine.current_player(state))
-    armed = _arm_clock(after)
-    stored = Action(game=after, seq=record.action_count, seat=seat, text=str(action), created_at=now)
-    return KeptMove(table, seats, record, after, state, stored, armed)
-
-
-def act_on_kept(
-    table: Table,
-    seats: list[Seat],
-    user: User | None,
-    move: str | Mapping[str, object],
-    expected_version: int,
-) -> TableMove | None:
-    """``act`` from the table as this process keeps it at ``expected_version`` (``table_frames``),
-    without reading or locking its game (``move_writes``). ``None`` when this way cannot
-    settle the move (``check_on_kept``), or the game moved on since. In a transaction (a batch
-    of moves, ``table_frames.play_batch``), the move is stored when it commits, and kept then."""
-    kept = check_on_kept(table, seats, user, move, expected_version)
-    if kept is None or not move_writes.store_if_unmoved(kept.before, kept.after, kept.action):
-        return None
-    moved = _moved_table(kept)
-    # At once in autocommit; in a batch's transaction, only once it stands.
-    transaction.on_commit(partial(remember_state, kept.after, kept.state))
-    _after_commit(moved, kept.after, lobby=False, schedule=kept.armed, action=kept.action)
-    return TableMove(kept.after, kept.state, moved, seats, kept.action)
-
-
-def stored_outside_django(kept: KeptMove) -> TableMove:
-    """What follows the commit of a kept move that was stored on a connection of its own
-    (``games.loop_writes``), where Django's ``on_commit`` has no transaction to wait for: the
-    state kept, and the announcement sent (from the loop, ``config.group_sends``). Its clock
-    task, if ``kept.armed``, is the caller's to send (``schedule_clock``): Celery's publish
-    blocks."""
-    moved = _moved_table(kept)
-    remember_state(kept.after, kept.state)
-    _announcement(moved, kept.after, lobby=False, action=kept.action)()
-    return TableMove(kept.after, kept.state, moved, kept.seats, kept.action)
-
-
-def schedule_clock(kept: KeptMove) -> None:
-    _schedule(kept.after.pk, kept.after.version, kept.after.turn_deadline)
-
-
-def _moved_table(kept: KeptMove) -> Table:
-    moved = copy.copy(kept.table)
-    moved.record = kept.after
-    return moved
 
 
 def advance(*, game_id: int, version: int) -> bool:
@@ -604,49 +297,44 @@ def advance(*, game_id: int, version: int) -> bool:
     holds a game row (``outages.resume_if_down`` may lock them all).
     """
     site_up = outages.resume_if_down()
-    with transaction.atomic():
-        record = (
-            GameRecord.objects.select_for_update().filter(pk=game_id, kind__in=GameRecord.TABLE_KINDS).first()
-        )
-        if record is None or record.is_over:
-            return False
-        if record.version != version:
-            _rearm_clock(record)
-            return False
-        table = Table.objects.get(record=record)
-        seats = seats_of(table)
-        engine = get_engine(record.game)
-        state = current_state(record)
-        seat = engine.current_player(state)
-        if seat is None:
-            return False
-        if seat == TABLE_SEAT:
-            text = str(engine.legal_actions(state)[0])
-        else:
-            view = engine.view(state, seat)
-            chooser_seed = bot_seed(record.seed, seat, record.action_count)
-            if _is_bot(seats, seat):
-                text = engine.bot_action(view, chooser_seed)
-            elif site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline:
-                text = FORFEIT if _no_show(record, seat) else engine.timeout_action(view, chooser_seed)
-                seq = record.action_count
-                moved = _apply_locked(record, table, seats, seat, text, timed_out=True)
-                _tell_timed_out(table, seq, seat, state, text, moved.state)
-                return True
-            else:
-                return False
-        _apply_locked(record, table, seats, seat, text)
-        return True
+    table = Table.objects.select_related("record").filter(record_id=game_id).first()
+    record = None if table is None else table.record
+    if table is None or record is None or record.kind not in GameRecord.TABLE_KINDS or record.is_over:
+        return False
+    if record.version != version:
+        with transaction.atomic():
+            turn_clocks.rearm(record)
+        return False
+    before = snapshots.of_table(table)
+    engine = get_engine(record.game)
+    seat = engine.current_player(before.state)
+    if seat is None:
+        return False
+    if seat == TABLE_SEAT:
+        return move_path.play_due(before, seat, str(engine.legal_actions(before.state)[0])) is not None
+    view = engine.view(before.state, seat)
+    chooser_seed = bot_seed(record.seed, seat, record.action_count)
+    if turn_clocks.is_bot(before.seats, seat):
+        return move_path.play_due(before, seat, engine.bot_action(view, chooser_seed)) is not None
+    if not (site_up and record.turn_deadline is not None and timezone.now() >= record.turn_deadline):
+        return False
+    text = FORFEIT if _no_show(record, seat) else engine.timeout_action(view, chooser_seed)
+    moved = move_path.play_due(before, seat, text, timed_out=True)
+    if moved is None:
+        return False
+    _tell_timed_out(before, seat, text, moved.state)
+    return True
 
 
-def _tell_timed_out(table: Table, seq: int, seat: int, before: Any, text: str, after: Any) -> None:
+def _tell_timed_out(before: snapshots.Snapshot, seat: int, text: str, after: Any) -> None:
     """LP-1's move is said to the person it was made for, as the table's log says it."""
     from accounts import event_notices  # accounts' notices import the tournaments app
     from games.narration import narrate
 
-    seats = seats_of(table)
-    said = narrate(table.game, before, text, after, [s.name for s in seats], reveal=False)
-    event_notices.timed_out(table, seq, next((s.user for s in seats if s.number == seat), None), said)
+    assert before.table is not None
+    said = narrate(before.record.game, before.state, text, after, before.names, reveal=False)
+    person = next((s.user for s in before.seats if s.number == seat), None)
+    event_notices.timed_out(before.table, before.record.action_count, person, said)
 
 
 def _no_show(record: GameRecord, seat: int) -> bool:
@@ -676,7 +364,7 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
         assert record.turn_deadline is not None  # the query asks for one
         later: dt.datetime = record.turn_deadline + by
         try:
-            seat = get_engine(record.game).current_player(current_state(record))
+            seat = get_engine(record.game).current_player(snapshots.state_of(record))
         except (RuntimeError, ValueError):
             # A game this server cannot rebuild (an engine version it lacks, actions that no
             # longer replay) cannot be played here either; it must not keep every other
@@ -684,17 +372,19 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
             # resume, which the next heartbeat tries again.)
             logger.exception("LP-5: game %s could not be rebuilt; its deadline only moves on", record.pk)
             seat, record.turn_deadline = None, later
-        seats = seats_of(table)
-        delay = _delay(table, seats, seat)
+        seats = snapshots.read_seats(table)
+        delay = turn_clocks.delay(table, seats, seat)
         if delay is not None:
             fresh = now + dt.timedelta(seconds=delay)
-            record.turn_deadline = max(later, fresh) if _is_person(seats, seat) else min(later, fresh)
+            record.turn_deadline = (
+                max(later, fresh) if turn_clocks.is_person(seats, seat) else min(later, fresh)
+            )
         record.clock_task_at = record.turn_deadline
         record.save(update_fields=["turn_deadline", "clock_task_at"])
         moved += 1
         # robust: one task that cannot be sent must not stop the others (the sweeper makes it good).
         transaction.on_commit(
-            partial(_schedule, record.pk, record.version, record.turn_deadline), robust=True
+            partial(turn_clocks.schedule, record.pk, record.version, record.turn_deadline), robust=True
         )
     return moved
 

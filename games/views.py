@@ -41,7 +41,7 @@ from games.kinds.solitaire_words import end_reason, said_after
 from games.models import DailyChallenge, GameRecord
 from games.players import SESSION_TOKEN, Player
 from games.rating_boards import rating_page
-from games.state_cache import current_state
+from games.snapshots import state_of
 
 SOLUTION_TIME_LIMIT_S = 10.0
 END_PANEL_SOLVE_S = 2.0
@@ -134,7 +134,7 @@ def new_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
 
 def _game_context(record: GameRecord, player: Player, **extra: Any) -> dict[str, Any]:
     spec = kinds.get_solitaire(record.game)
-    view = spec.engine.view(current_state(record), 0)
+    view = spec.engine.view(state_of(record), 0)
     # LP-6: a daily deal whose day is not over shows no number (it is the seed, which
     # decides every hidden card: LP-3), and offers no undo, hint or winning line.
     secret = selectors.deal_secret_kind(record.game, record.seed)

@@ -84,16 +84,6 @@ def rate_limits_of_its_own(settings: Any) -> None:
     settings.RATELIMIT_CACHE_PREFIX = f"rl:{os.getpid()}:{next(_tests_begun)}:"
 
 
-@pytest.fixture(autouse=True)
-def loop_connections_closed() -> Iterator[None]:
-    """The moves' connections of the loops a test ran (``games.loop_writes``), closed after it,
-    as the loops are."""
-    yield
-    from games import loop_writes
-
-    loop_writes.close_all()
-
-
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """What the servers logged after the last test's own check (their shutdown included)."""
     logs = session.config.stash.get(SERVER_LOGS, None)

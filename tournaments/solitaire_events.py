@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from accounts import event_notices, notices
-from games import kinds, moves, selectors
+from games import kinds, move_path, selectors
 from games.engine import get_engine
 from games.engine.solver import event_deals
+from games.errors import StaleVersion
 from games.kinds.spec import SolitaireSpec
 from games.models import GameRecord, SealedDeal, SoloMatch
 from games.services import daily_secret
@@ -125,16 +125,27 @@ def taking_late_entries(tournament: Tournament, now: dt.datetime | None = None) 
     )
 
 
+def resign(game_id: int, tries: int = 10) -> None:
+    """A deal's game resigned from where it stands: a move that came first is played first."""
+    for _ in range(tries):
+        record = GameRecord.objects.filter(pk=game_id).first()
+        if record is None or record.is_over:
+            return
+        try:
+            move_path.play_game(record, RESIGN, expected_version=None)
+            return
+        except StaleVersion:
+            continue
+    raise StaleVersion(f"game {game_id} kept moving while its event closed")
+
+
 def close(tournament: Tournament, now: dt.datetime) -> None:
     """The window has closed: resign the deals still being played, place every entrant, finish."""
     playing = GameRecord.objects.filter(
         solo_match__event_entry__tournament=tournament, status=GameRecord.Status.PLAYING
     ).values_list("pk", flat=True)
     for game_id in list(playing):
-        with transaction.atomic():
-            record = moves.lock(game_id)
-            if not record.is_over:
-                moves.apply_locked(record, 0, RESIGN)
+        resign(game_id)
     rows = standings(tournament)
     for row in rows:
         row.entry.place = row.place

@@ -16,7 +16,6 @@ from typing import Any
 
 from games.engine.base import Engine
 from games.engine.solitaire_common import and_list
-from games.spectator_views import spectator_view
 
 RANK_NAMES = {
     "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
@@ -59,7 +58,7 @@ class Step:
     reveal: bool
 
     def _seen(self, state: Any) -> Any:
-        return self.engine.full_view(state) if self.reveal else spectator_view(self.engine, state)
+        return self.engine.full_view(state) if self.reveal else self.engine.view(state, None)
 
     @cached_property
     def pre(self) -> Any:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import tables
+from games import move_path
 from games.engine import get_engine
 from games.models import GameRecord
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
 from tests.games.table_moments import dealt_heads_up_triad
@@ -28,7 +28,7 @@ def test_a_current_page_is_not_sent_the_table_on_connecting(live_site: str, new_
     table, alice, bob = in_thread(dealt_heads_up_triad)  # the services announce through async_to_sync
     record = GameRecord.objects.get(table__pk=table.pk)
     engine = get_engine("triad")
-    waiting = bob if engine.current_player(current_state(record)) == 0 else alice
+    waiting = bob if engine.current_player(state_of(record)) == 0 else alice
     context = logged_in_context(new_context, live_site, waiting)
     context.add_init_script(SOCKET_OPENS)
     page = context.new_page()
@@ -47,8 +47,8 @@ def test_a_current_page_is_not_sent_the_table_on_connecting(live_site: str, new_
     assert page.evaluate("window.socketFrames || 0") == 0
 
     mover = alice if waiting == bob else bob
-    text = str(engine.legal_actions(current_state(record))[0])
-    in_thread(partial(tables.act, table_id=table.pk, user=mover, move=text, expected_version=0))
+    text = str(engine.legal_actions(state_of(record))[0])
+    in_thread(partial(move_path.play_at_table, table_id=table.pk, user=mover, move=text, expected_version=0))
     expect(live).to_have_attribute("data-version", "1")
     expect(page.get_by_test_id("turn")).to_contain_text("Your turn")
     assert page.evaluate("window.socketFrames") == 1

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import tables
+from games import move_path, tables
 from games.engine import get_engine
 from games.models import GameRecord, Table
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.e2e.test_tournament_journey import in_thread
 from tests.tournaments.support import person
 
@@ -41,10 +41,14 @@ def test_a_hidden_tab_catches_up_when_shown(live_site: str, new_context: Any) ->
 
     def move(version: int) -> None:
         record = GameRecord.objects.get(table__pk=table.pk)
-        engine, state = get_engine("triad"), current_state(record)
+        engine, state = get_engine("triad"), state_of(record)
         mover = alice if engine.current_player(state) == 0 else bob
         text = str(engine.legal_actions(state)[0])
-        in_thread(partial(tables.act, table_id=table.pk, user=mover, move=text, expected_version=version))
+        in_thread(
+            partial(
+                move_path.play_at_table, table_id=table.pk, user=mover, move=text, expected_version=version
+            )
+        )
 
     move(0)
     expect(live).to_have_attribute("data-version", "1")

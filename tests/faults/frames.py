@@ -23,7 +23,7 @@ DISCARD = re.compile(r'name="discard" value="([^"]*)"')
 MAX_DISCARD = re.compile(r"Pick up to (\d+) cards")
 
 STALE = "moved on before your move arrived"
-"""The start of ``tables.act``'s StaleVersion message: a resend the server refused."""
+"""The start of ``move_path.play_at_table``'s StaleVersion message: a resend the server refused."""
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def finished_games(count: int, rng: random.Random) -> tuple[list[int], list[str]
 
     from games import replays, services
     from games.engine import get_engine
-    from games.state_cache import current_state
+    from games.snapshots import state_of
 
     owner = make_user("fzarchive")
     ids, exports = [], []
@@ -57,7 +57,7 @@ def finished_games(count: int, rng: random.Random) -> tuple[list[int], list[str]
         record = services.start_solitaire(game=game, player=player_of(owner))
         engine = get_engine(game)
         while not record.is_over:
-            legal = [str(a) for a in engine.legal_actions(current_state(record))]
+            legal = [str(a) for a in engine.legal_actions(state_of(record))]
             services.submit_action(
                 game_id=record.pk, player=player_of(owner), move=rng.choice(legal), expected_version=None
             )
@@ -184,12 +184,12 @@ def solitaire_position(game_id: int) -> tuple[int, list[str], bool]:
     """(version, legal moves, over) of a solitaire game, as its page would show it."""
     from games.engine import get_engine
     from games.models import GameRecord
-    from games.state_cache import current_state
+    from games.snapshots import state_of
 
     record = GameRecord.objects.get(pk=game_id)
     if record.is_over:
         return record.version, [], True
-    legal = [str(a) for a in get_engine(record.game).legal_actions(current_state(record))]
+    legal = [str(a) for a in get_engine(record.game).legal_actions(state_of(record))]
     return record.version, legal, False
 
 

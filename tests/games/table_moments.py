@@ -7,50 +7,26 @@ No task is scheduled for these games, so nothing moves them on while a test look
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from django.utils import timezone
 
 from accounts.models import User
-from games import finishes, kinds, queued_moves, table_frames, tables
-from games.engine import TABLE_SEAT, get_engine
+from games import finishes, kinds, table_frames, tables
+from games.engine import TABLE_SEAT
 from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Seat, Table
 from games.moves import finish_if_over
-from games.state_cache import current_state
 
 Stop = Callable[[Any, Any, list[str]], bool]
 
 
-async def moves_behind_a_held_one(
-    dealt: Sequence[tuple[int, User, User]], held: Awaitable[object], release: Callable[[], None]
-) -> list[object]:
-    """The first dealt table's move played, and held (``held`` returns once it is); meanwhile
-    a move at each other table and one out of turn at the last queue behind it, and once they
-    have, ``release()`` lets the first go on. The queued moves' outcomes (a refusal as the
-    exception it raised), the move out of turn's last."""
-    first = asyncio.ensure_future(queued_moves.play(dealt[0][0], dealt[0][1], {"action": "check"}, 0))
-    await held
-    rest = [queued_moves.play(pk, mover, {"action": "check"}, 0) for pk, mover, _ in dealt[1:]]
-    wrong = queued_moves.play(dealt[-1][0], dealt[-1][2], {"action": "check"}, 0)  # not their turn
-    waiting = asyncio.gather(*rest, wrong, return_exceptions=True)
-    await asyncio.sleep(0.05)
-    release()
-    await first
-    return await waiting
-
-
-def one_move_on(before: GameRecord) -> tuple[GameRecord, Action]:
-    """The game's row after one more move from ``before`` (read again, from its database), and
-    the move: what a move at a kept table would store."""
-    after = GameRecord.objects.using(before._state.db).get(pk=before.pk)
-    after.version, after.action_count = before.version + 1, before.action_count + 1
-    after.last_action_at = timezone.now()
-    action = Action(game=after, seq=before.action_count, seat=0, text="check", created_at=timezone.now())
-    return after, action
+def frames_for(table_id: int, viewers: Collection[User | None]) -> dict[int | None, tuple[str, int | None]]:
+    """Each viewer's frame of the table as it stands (``table_frames.render_table``), by user id
+    (``None``: a spectator's)."""
+    return {None if user is None else user.pk: table_frames.render_table(table_id, user) for user in viewers}
 
 
 def dealt_triad_tables(count: int) -> list[tuple[int, User, User]]:
@@ -63,20 +39,6 @@ def dealt_triad_tables(count: int) -> list[tuple[int, User, User]]:
         tables.sit(table_id=table.pk, user=second)
         tables.start(table_id=table.pk, user=first)
         dealt.append((table.pk, first, second))
-    return dealt
-
-
-def dealt_kept_triad_tables(count: int) -> list[tuple[int, User, User]]:
-    """``count`` dealt two-seat Triad tables, each kept by this process at version 0 (drawn
-    once, as a socket's first frame draws it), with the person to move and the other."""
-    dealt = []
-    for table_id, first, second in dealt_triad_tables(count):
-        record = GameRecord.objects.get(table__pk=table_id)
-        seat = get_engine("triad").current_player(current_state(record))
-        mover = Seat.objects.get(table_id=table_id, number=seat).user
-        assert mover is not None
-        table_frames.render_table(table_id, None, "", 0)
-        dealt.append((table_id, mover, second if mover == first else first))
     return dealt
 
 

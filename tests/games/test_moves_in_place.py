@@ -11,15 +11,17 @@ import pytest
 from django.db import connection, transaction
 
 from accounts.models import User
-from games import services, table_frames, tables
-from games.carried_games import MOVED
+from games import move_path, services
 from games.engine import get_engine
 from games.models import GameRecord, Seat
 from games.players import Player
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+MOVED = ("version", "action_count", "first_viewed_at", "last_action_at", "turn_deadline", "clock_task_at")
+"""The columns a move at a playing table writes (``games.move_path.decide``)."""
 
 
 def _index_definitions() -> list[str]:
@@ -54,26 +56,20 @@ def test_no_index_of_the_game_table_reads_a_column_a_move_writes() -> None:
 
 def _mover(record: GameRecord, people: dict[int, User]) -> tuple[User, str]:
     engine = get_engine(record.game)
-    state = current_state(record)
+    state = state_of(record)
     return people[engine.current_player(state)], str(engine.legal_actions(state)[0])
 
 
-def test_a_table_move_updates_its_game_in_place_either_way() -> None:
+def test_a_table_move_updates_its_game_in_place() -> None:
     table, alice, bob = dealt_heads_up_triad()
     people = {seat.number: seat.user for seat in Seat.objects.filter(table=table).select_related("user")}
     assert {alice, bob} == set(people.values())
     with transaction.atomic():
         before = _updated_in_this_transaction()
-        for version in range(2):  # the locked way
+        for version in range(3):
             record = GameRecord.objects.get(table__pk=table.pk)
             user, move = _mover(record, people)
-            tables.act(table_id=table.pk, user=user, move=move, expected_version=version)
-        table_frames._tables.clear()
-        table_frames.render_table(table.pk, None, "", 2)
-        kept = table_frames._tables.find((table.pk, 2))
-        assert kept is not None and kept[0].record is not None
-        user, move = _mover(kept[0].record, people)
-        assert tables.act_on_kept(*kept, user, move, 2) is not None  # from the kept table
+            move_path.play_at_table(table_id=table.pk, user=user, move=move, expected_version=version)
         after = _updated_in_this_transaction()
     updated, in_place = after[0] - before[0], after[1] - before[1]
     assert updated >= 3 and in_place == updated
@@ -83,7 +79,7 @@ def test_a_game_keeps_its_moves_and_time_when_it_finishes_and_drops_them_when_re
     alice = Player(user=User.objects.create_user("alice", "alice@example.com", "pw-long-enough-1"), token="a")
     record = services.start_solitaire(game="pyramid", player=alice, seed=5)
     engine = get_engine("pyramid")
-    move = str(engine.legal_actions(current_state(record))[0])
+    move = str(engine.legal_actions(state_of(record))[0])
     services.submit_action(game_id=record.pk, player=alice, move=move, expected_version=0)
     services.submit_action(game_id=record.pk, player=alice, move="resign", expected_version=1)
     record.refresh_from_db()

@@ -20,10 +20,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games import outages, tables
+from games import move_path, outages, tables
 from games.engine import get_engine
 from games.models import Action, GameRecord, SiteHeartbeat, SiteOutage, Table
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
 
 User = get_user_model()
@@ -49,14 +49,14 @@ def heads_up(first: User, second: User | None = None, clock: int = 20) -> Table:
 
 def to_act(table: Table) -> int:
     record = GameRecord.objects.get(pk=table.record_id)
-    return get_engine("triad").current_player(current_state(record))
+    return get_engine("triad").current_player(state_of(record))
 
 
 def bot_to_act(table: Table, user: User) -> None:
     """Make the person in seat 0 move if it is their turn, so that the bot in seat 1 is to act."""
     if to_act(table) == 0:
         record = GameRecord.objects.get(pk=table.record_id)
-        tables.act(table_id=table.pk, user=user, move="check", expected_version=record.version)
+        move_path.play_at_table(table_id=table.pk, user=user, move="check", expected_version=record.version)
     assert to_act(table) == 1
 
 

@@ -7,18 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import msgpack
 import pytest
 
 from accounts.models import User
-from games import table_frames, table_presenter
+from games import snapshots, table_presenter
 from games.engine import get_engine
 from games.kinds.blocks import BlocksSpec
-from games.started_seats import seats_of
-from games.state_cache import current_state
-from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game
+from games.snapshots import state_of
+from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game, frames_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_versions_public_part_is_worked_out_once_and_each_seat_still_sees_only_its_own_cards(
@@ -33,10 +31,10 @@ def test_a_versions_public_part_is_worked_out_once_and_each_seat_still_sees_only
     monkeypatch.setattr(table_presenter, "public_area", lambda *a: worked.append(a) or public_area(*a))
     monkeypatch.setattr(table_presenter, "log_section", lambda *a: logs.append(a) or log_section(*a))
 
-    frames = table_frames.render_for_viewers(table.pk, [alice, bob, None], record.version)
+    frames = frames_for(table.pk, [alice, bob, None])
 
     assert len(worked) == 1 and len(logs) == 1
-    state = current_state(record)
+    state = state_of(record)
     engine = get_engine("triad")
     for seat, person in enumerate((alice, bob)):
         # A Triad deck repeats faces: a seat is shown exactly its own cards, the others' backs.
@@ -54,12 +52,12 @@ def faces(frame: str) -> list[str]:
 
 
 @pytest.mark.parametrize("after_a_showdown", [False, True])
-def test_pyramid_pokers_figures_and_showdown_are_drawn_once_a_version_and_carried_as_html(
+def test_pyramid_pokers_figures_and_showdown_are_drawn_once_a_version_and_alike_in_each_process(
     monkeypatch: pytest.MonkeyPatch, after_a_showdown: bool
 ) -> None:
     """The line of the phase, the blocks placed and the scores, and the last showdown, are the
-    same for every viewer: drawn once for them all, and carried to another process as the HTML
-    they are, not as text to escape."""
+    same for every viewer: drawn once for them all; another process (its snapshots empty) draws
+    the same from the database."""
     alice = User.objects.create_user("alice", "a@example.com", "pw-long-enough-1")
     bob = User.objects.create_user("bob", "b@example.com", "pw-long-enough-1")
     config = {"scoring": "advanced", "target": 7}
@@ -71,18 +69,14 @@ def test_pyramid_pokers_figures_and_showdown_are_drawn_once_a_version_and_carrie
     public_html = BlocksSpec.public_html
     monkeypatch.setattr(BlocksSpec, "public_html", lambda *a: drawn.append(a) or public_html(*a))
 
-    frames = table_frames.render_for_viewers(table.pk, [alice, bob, None], record.version)
+    frames = frames_for(table.pk, [alice, bob, None])
 
     assert len(drawn) == 1
-    placed = current_state(record).placed
+    placed = state_of(record).placed
     for frame, _ in frames.values():
         assert f'<span class="chip-stat">Placed <strong>{placed}</strong> / 30</span>' in frame
         assert re.search(r'<span class="player-name">bob</span> <strong>\d+</strong> of 7', frame)
         assert frame.count('data-testid="showdown-hand-') == (3 if after_a_showdown else 0)
-    part = table_presenter.public_part_to_carry(table, seats_of(table), record, current_state(record))
-    carried = msgpack.unpackb(msgpack.packb(part), raw=False)  # as the channel layer carries it
-    table_presenter._public.clear()
-    table_frames._frames.clear()
-    table_presenter.keep_carried_public_part(record.pk, record.version, carried)
-    assert table_frames.render_for_viewers(table.pk, [alice, bob, None], record.version) == frames
-    assert len(drawn) == 1
+    snapshots.clear()
+    assert frames_for(table.pk, [alice, bob, None]) == frames
+    assert len(drawn) == 2

@@ -11,12 +11,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import kinds, replays, services, tables
+from games import kinds, move_path, replays, services, tables
 from games.engine import get_engine
 from games.engine.solver import solve
 from games.models import GameRecord, Table
 from games.players import Player
-from games.state_cache import current_state
+from games.snapshots import state_of
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -47,12 +47,14 @@ def table_game(game: str, owner: User, finish: bool = True, **config: object) ->
         record.refresh_from_db()
         if record.is_over:
             break
-        state = current_state(record)
+        state = state_of(record)
         seat = get_engine(game).current_player(state)
         if seat == 0:
             text = get_engine(game).view(state, 0).legal[0]
             try:
-                tables.act(table_id=table.pk, user=owner, move=text, expected_version=record.version)
+                move_path.play_at_table(
+                    table_id=table.pk, user=owner, move=text, expected_version=record.version
+                )
             except services.StaleVersion:
                 # With a live site, its Celery worker plays the bots too and may move first:
                 # the move was refused whole, so look at the table again.

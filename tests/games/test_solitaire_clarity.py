@@ -16,7 +16,7 @@ from games.engine.solver import solve
 from games.kinds.solitaire_words import capital, card_words
 from games.models import GameRecord
 from games.players import SESSION_TOKEN, Player
-from games.state_cache import current_state
+from games.snapshots import state_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -146,7 +146,7 @@ def test_the_message_line_stays_outside_the_board_and_says_what_a_move_did(clien
     assert 'id="game-message"' not in game
     assert re.search(r'<div id="game-message"[^>]*role="status"', page)
 
-    state = current_state(record)
+    state = state_of(record)
     view = get_engine(PYRAMID).view(state, 0)
     pair = next(m for m in view.moves if m.kind == "remove" and len(m.cards) == 2)
     body = client.post(
@@ -157,7 +157,7 @@ def test_the_message_line_stays_outside_the_board_and_says_what_a_move_did(clien
     said = f"Paired {card_words(pair.cards[0])} with {card_words(pair.cards[1])}."
     assert said in body
     body = client.post(f"/games/{record.pk}/act/", {"action": "draw", "version": 1}, **HTMX).content.decode()
-    drawn = get_engine(PYRAMID).view(current_state(GameRecord.objects.get(pk=record.pk)), 0).waste_top
+    drawn = get_engine(PYRAMID).view(state_of(GameRecord.objects.get(pk=record.pk)), 0).waste_top
     assert f"Drew {card_words(drawn)}." in body
     body = client.post(f"/games/{record.pk}/undo/", {"version": 2}, **HTMX).content.decode()
     assert "Took back the last move." in body
@@ -165,7 +165,7 @@ def test_the_message_line_stays_outside_the_board_and_says_what_a_move_did(clien
 
 def test_tripeaks_says_what_a_move_did(client: Client) -> None:
     record = start(client, TRIPEAKS, 7)
-    view = get_engine(TRIPEAKS).view(current_state(record), 0)
+    view = get_engine(TRIPEAKS).view(state_of(record), 0)
     play = next((m for m in view.moves if m.kind == "play"), None)
     text = play.text if play else "draw"
     body = client.post(f"/games/{record.pk}/act/", {"action": text, "version": 0}, **HTMX).content.decode()
@@ -252,7 +252,7 @@ def test_one_move_is_singular(client: Client) -> None:
 
 def test_a_tripeaks_card_out_of_rank_says_so(client: Client) -> None:
     record = start(client, TRIPEAKS, 7)
-    view = get_engine(TRIPEAKS).view(current_state(record), 0)
+    view = get_engine(TRIPEAKS).view(state_of(record), 0)
     stuck = next(s for row in view.layout for s in row if s.card and s.free and not s.playable)
     body = client.get(f"/games/{record.pk}/").content.decode()
     top = card_words(view.waste_top)

@@ -10,7 +10,7 @@ from games.engine import get_engine
 from games.engine.pyramid import available_cards
 from games.models import Action, GameRecord
 from games.players import Player
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def visitor() -> Player:
 
 
 def first_legal(record: GameRecord, skip: tuple[str, ...] = ("resign",)) -> str:
-    legal = [str(a) for a in PYRAMID.legal_actions(current_state(record))]
+    legal = [str(a) for a in PYRAMID.legal_actions(state_of(record))]
     return next(text for text in legal if text not in skip)
 
 
@@ -73,10 +73,10 @@ def test_a_move_is_stored_and_the_version_bumps(alice: Player) -> None:
 def test_an_illegal_move_is_explained_and_changes_nothing(alice: Player) -> None:
     seed = next(s for s in range(1, 500) if PYRAMID.initial_state(None, s).tableau[0][0] == "K")
     record = services.start_solitaire(game="pyramid", player=alice, seed=seed)
-    apex = current_state(record).tableau[0]
+    apex = state_of(record).tableau[0]
     with pytest.raises(services.GameError, match=f"{apex} is covered by"):
         services.submit_action(game_id=record.pk, player=alice, move=apex, expected_version=0)
-    loner = next(c for c in available_cards(current_state(record)) if c[0] != "K")
+    loner = next(c for c in available_cards(state_of(record)) if c[0] != "K")
     with pytest.raises(services.GameError, match="only a King"):
         services.submit_action(game_id=record.pk, player=alice, move=loner, expected_version=0)
     with pytest.raises(services.GameError, match="is not a card"):
@@ -112,7 +112,7 @@ def test_anonymous_play_and_resume(visitor: Player) -> None:
     services.submit_action(game_id=record.pk, player=visitor, move="draw", expected_version=0)
     services.submit_action(game_id=record.pk, player=visitor, move="draw", expected_version=1)
     reloaded = GameRecord.objects.get(pk=record.pk)
-    assert current_state(reloaded) == get_engine("tripeaks").replay(record.config, 99, ["draw", "draw"])[-1]
+    assert state_of(reloaded) == get_engine("tripeaks").replay(record.config, 99, ["draw", "draw"])[-1]
 
 
 def test_undo_replays_one_action_fewer_and_is_counted(alice: Player) -> None:

@@ -11,7 +11,7 @@ from django.test import Client
 from games.engine import get_engine
 from games.kinds.words import card_name
 from games.models import Action, GameRecord
-from games.state_cache import current_state
+from games.snapshots import state_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -234,7 +234,7 @@ def test_picked_cards_are_posted_as_cards_and_the_engine_makes_the_move(client: 
     """The board posts the cards a click picked (``card``, ``partner``); nothing in the
     page builds a move's text. A pair that is no move is refused, and nothing changes."""
     record = start(client)
-    view = get_engine("pyramid").view(current_state(record), 0)
+    view = get_engine("pyramid").view(state_of(record), 0)
     pair = next(move for move in view.moves if move.kind == "remove" and len(move.cards) == 2)
     first, second = reversed(pair.cards)
     bad = client.post(f"/games/{record.pk}/act/", {"card": first, "partner": first, "version": 0}, **HTMX)

@@ -22,7 +22,7 @@ from games.errors import GameError
 from games.models import Action, GameRecord, Table
 from games.table_frames import render_table
 from tests.at_once import at_once
-from tests.games.table_moments import build_table, find_game
+from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game
 from tests.tournaments.support import person
 
 pytestmark = pytest.mark.django_db
@@ -88,10 +88,10 @@ def table_engine(table: Table) -> Any:
 
 
 def table_state(table: Table) -> Any:
-    from games.state_cache import current_state
+    from games.snapshots import state_of
 
     record = GameRecord.objects.get(pk=table.record_id)
-    return current_state(record)
+    return state_of(record)
 
 
 def names_in(html: str, table: Table) -> dict[int, str]:
@@ -333,72 +333,62 @@ class TestNames:
         assert "Phase Over" in text(html)
 
 
+@pytest.mark.django_db(transaction=True)
 class TestLog:
     def test_the_log_goes_on_from_the_last_version_as_a_full_replay_says_it(
         self, alice: User, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from games import narration, table_log
+        from games import narration, snapshots
 
         config = {"players": 3, "hands": 3}
         seed, actions = find_game(TRIAD, config, lambda e, s, a: len(a) >= 30)
         table = build_table(TRIAD, config, {0: alice}, seed, actions[:-5])
-        record = GameRecord.objects.get(pk=table.record_id)
-        names = ["alice", "Bot 2", "Bot 3"]
-        early = table_log.table_log(record, names)
+        early = snapshots.of_table(snapshots.read_table(table.pk)).log
         engine = table_engine(table)
         states = engine.replay(engine.normalize_config(config), seed, actions)
         for seq in range(len(actions) - 5, len(actions)):
             seat = engine.current_player(states[seq])
-            Action.objects.create(game=record, seq=seq, seat=seat, text=actions[seq])
-        GameRecord.objects.filter(pk=record.pk).update(action_count=len(actions), version=len(actions))
-        record.refresh_from_db()
+            Action.objects.create(game_id=table.record_id, seq=seq, seat=seat, text=actions[seq])
+        GameRecord.objects.filter(pk=table.record_id).update(action_count=len(actions), version=len(actions))
         said: list[str] = []
         narrate = narration.narrate
         monkeypatch.setattr(narration, "narrate", lambda *a, **k: said.append(a[2]) or narrate(*a, **k))
-        later = table_log.table_log(record, names)
+        later = snapshots.of_table(snapshots.read_table(table.pk)).log
         assert said == actions[-5:]  # each move is put into words once, when it is new
-        forget_logs()
-        assert later == table_log.table_log(record, names)
-        assert [e["seq"] for e in later] == list(range(len(actions) - 8, len(actions)))
+        snapshots.clear()  # a process that never drew the table
+        assert later == snapshots.of_table(snapshots.read_table(table.pk)).log
+        assert [line.seq for line in later] == list(range(len(actions) - 8, len(actions)))
         assert early[-1] in later
 
-    @pytest.mark.django_db(transaction=True)
-    def test_the_process_that_stored_a_move_logs_it_without_reading_the_actions(self, alice: User) -> None:
+    def test_the_process_that_stored_a_move_draws_it_without_a_read(self) -> None:
         from django.test.utils import CaptureQueriesContext
 
-        from games import action_rows, table_log
+        from games import move_path, snapshots, table_frames
 
-        config = {"players": 2, "hands": 2}
-        seed, actions = find_game(TRIAD, config, lambda e, s, a: len(a) >= 12)
-        table = build_table(TRIAD, config, {0: alice}, seed, actions[:-1])
-        record = GameRecord.objects.get(pk=table.record_id)
-        names = ["alice", "Bot 2"]
-        table_log.table_log(record, names)
-        engine = table_engine(table)
-        seat = engine.current_player(engine.replay(engine.normalize_config(config), seed, actions)[-2])
-        last = Action.objects.create(game=record, seq=len(actions) - 1, seat=seat, text=actions[-1])
-        GameRecord.objects.filter(pk=record.pk).update(action_count=len(actions), version=len(actions))
-        record.refresh_from_db()
-        action_rows.remember(last, record.undo_count)
+        table, alice, bob = dealt_heads_up_triad()
+        before = snapshots.of_table(snapshots.read_table(table.pk))
+        mover = (
+            alice
+            if move_path.seat_of(before, alice) == table_engine(table).current_player(before.state)
+            else bob
+        )
+        move = str(table_engine(table).legal_actions(before.state)[0])
+        moved = move_path.play_at_table(table_id=table.pk, user=mover, move=move, expected_version=0)
+        kept = snapshots.find(moved.record.pk, 1)
+        assert kept is not None and [line.seq for line in kept.log] == [0]
         with CaptureQueriesContext(connection) as queries:
-            log = table_log.table_log(record, names)
-        assert [q["sql"] for q in queries if "games_action" in q["sql"]] == []
-        assert log[-1]["seq"] == len(actions) - 1
-        forget_logs()
-        assert log == table_log.table_log(record, names)  # as a process that read it all says it
+            table_frames.frame(kept, None)
+            table_frames.frame(kept, alice)
+        assert queries.captured_queries == []
 
-    def test_an_action_not_yet_committed_is_not_remembered(self, alice: User) -> None:
-        from games import action_rows
+    def test_a_snapshot_read_in_a_transaction_is_not_kept(self, alice: User) -> None:
+        from django.db import transaction
+
+        from games import snapshots
 
         table = build_table(TRIAD, {"players": 2, "hands": 2}, {0: alice}, 5, [])
-        action = Action(game_id=table.record_id, seq=0, seat=0, text="check")
-        action_rows.remember(action, 0)  # inside the test's transaction
-        assert action_rows._rows.find((table.record_id, 0, 0)) is None
-
-
-def forget_logs() -> None:
-    """What a process that never drew the table knows of its log: nothing."""
-    from games import action_rows, table_log
-
-    for cache in (table_log._windows, table_log._logs, table_log._said, action_rows._rows):
-        cache.clear()
+        with transaction.atomic():  # what it read might yet be rolled back
+            snapshots.of_table(snapshots.read_table(table.pk))
+        assert snapshots.find(table.record_id, 0) is None
+        snapshots.of_table(snapshots.read_table(table.pk))
+        assert snapshots.find(table.record_id, 0) is not None

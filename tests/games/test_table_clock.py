@@ -10,10 +10,10 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import tables
+from games import move_path, tables, turn_clocks
 from games.engine import get_engine
 from games.models import Action
-from games.state_cache import current_state
+from games.snapshots import state_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
@@ -30,7 +30,7 @@ def test_a_disconnected_players_clock_runs_out_and_the_worker_checks_for_them(
     tables.start(table_id=table.pk, user=alice)  # nobody has a socket open: LP-2
     table.refresh_from_db()
     record = table.record
-    seat = get_engine("triad").current_player(current_state(record))
+    seat = get_engine("triad").current_player(state_of(record))
 
     while not Action.objects.filter(game=record).exists():
         assert time.monotonic() - started < 30, "the turn clock never ran out"
@@ -73,16 +73,16 @@ def test_quick_moves_share_one_clock_task_that_still_runs_the_last_turns_clock_o
     celery_worker: subprocess.Popen[bytes], site_up: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A move sends no clock task while the one already sent runs no later than its deadline;
-    that task, finding the game moved on, sends the current turn's (``tables._rearm_clock``)."""
+    that task, finding the game moved on, sends the current turn's (``turn_clocks.rearm``)."""
     from django.utils import timezone
 
     from games.models import GameRecord
 
     sent: list[tuple[int, int]] = []
-    schedule = tables._schedule
+    schedule = turn_clocks.schedule
     monkeypatch.setattr(
-        tables,
-        "_schedule",
+        turn_clocks,
+        "schedule",
         lambda game, version, at: sent.append((game, version)) or schedule(game, version, at),
     )
     User = get_user_model()
@@ -98,10 +98,10 @@ def test_quick_moves_share_one_clock_task_that_still_runs_the_last_turns_clock_o
     for version in range(3):  # three moves well inside the first turn's ten seconds
         if version == 1:
             time.sleep(3)  # so that the last turn's deadline comes 3 s after the first task runs
-        state = current_state(record)
+        state = state_of(record)
         mover = alice if engine.current_player(state) == 0 else bob
         text = str(engine.legal_actions(state)[0])
-        tables.act(table_id=table.pk, user=mover, move=text, expected_version=version)
+        move_path.play_at_table(table_id=table.pk, user=mover, move=text, expected_version=version)
         record.refresh_from_db()
     assert sent == [(record.pk, 0)]  # the first turn's task only
     last_deadline = record.turn_deadline

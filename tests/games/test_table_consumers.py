@@ -12,10 +12,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from config.asgi import application
-from games import tables
+from games import move_path, tables
 from games.engine import get_engine
 from games.models import Action, Table
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ heads_up_table = sync_to_async(dealt_heads_up_triad)
 @sync_to_async
 def seat_to_act(table: Table) -> int:
     table.record.refresh_from_db()
-    return get_engine("triad").current_player(current_state(table.record))
+    return get_engine("triad").current_player(state_of(table.record))
 
 
 async def logged_in(async_client: Any, user: Any) -> Any:
@@ -135,7 +135,9 @@ async def test_a_move_does_not_disturb_the_lobby(async_client: Any) -> None:
     lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
     assert (await lobby.connect())[0]
     mover = alice if await seat_to_act(table) == 0 else bob
-    await sync_to_async(tables.act)(table_id=table.pk, user=mover, move="check", expected_version=0)
+    await sync_to_async(move_path.play_at_table)(
+        table_id=table.pk, user=mover, move="check", expected_version=0
+    )
     assert await lobby.receive_nothing(timeout=0.5)  # a move changes nothing the lobby shows
     await lobby.disconnect()
 
@@ -150,7 +152,7 @@ async def test_a_hidden_page_is_drawn_nothing_until_it_is_shown_then_the_table_a
         assert version_of(await communicator.receive_from()) == 0
         await communicator.send_to(text_data='{"page":"hidden"}')
         assert await communicator.receive_nothing(timeout=0.3)  # a spectator's word is no move
-    act = sync_to_async(tables.act)
+    act = sync_to_async(move_path.play_at_table)
     await act(table_id=table.pk, user=mover, move="check", expected_version=0)
     second = alice if await seat_to_act(table) == 0 else bob
     await act(table_id=table.pk, user=second, move="check", expected_version=1)
@@ -183,7 +185,9 @@ async def test_a_socket_that_missed_an_announcement_catches_up(
     spectator = await socket(table.pk)
     assert version_of(await spectator.receive_from()) == 0
     monkeypatch.setattr(tables, "_announce", lambda *args, **kwargs: None)  # the layer loses it
-    await sync_to_async(tables.act)(table_id=table.pk, user=mover, move="check", expected_version=0)
+    await sync_to_async(move_path.play_at_table)(
+        table_id=table.pk, user=mover, move="check", expected_version=0
+    )
     assert version_of(await spectator.receive_from(timeout=5)) == 1
     assert await spectator.receive_nothing(timeout=1.2)  # caught up: not told again
     await spectator.disconnect()

@@ -19,8 +19,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from config.asgi import application
-from games import tables
+from games import move_path, tables
 from games.engine import get_engine
+from games.errors import StaleVersion
 from games.models import GameRecord
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -64,8 +65,8 @@ def state_at(record_id: int, version: int) -> tuple[Any, Any]:
 @sync_to_async
 def play_first_legal(table_id: int, user: Any, version: int, legal: list[str]) -> None:
     choice = next((a for a in legal if a in ("check", "call", "show", "discard -")), legal[0])
-    with contextlib.suppress(tables.StaleVersion):  # a newer frame is on its way
-        tables.act(table_id=table_id, user=user, move=choice, expected_version=version)
+    with contextlib.suppress(StaleVersion):  # a newer frame is on its way
+        move_path.play_at_table(table_id=table_id, user=user, move=choice, expected_version=version)
 
 
 async def check(

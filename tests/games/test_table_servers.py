@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 from games import tables
 from games.engine import get_engine
 from games.models import Action, Table
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -102,7 +102,7 @@ def heads_up(game: str = "triad") -> tuple[Table, Any, Any]:
 
 def mover_and_move(table: Table, alice: Any, bob: Any) -> tuple[Any, str]:
     table.record.refresh_from_db()
-    state = current_state(table.record)
+    state = state_of(table.record)
     engine = get_engine(table.game)
     seat = engine.current_player(state)
     return (alice if seat == 0 else bob), str(engine.legal_actions(state)[0])

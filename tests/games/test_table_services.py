@@ -8,12 +8,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import tables
+from games import move_path, tables
 from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.models import Action, GameRecord, Seat, Table
 from games.services import GameError, StaleVersion
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
@@ -47,12 +47,12 @@ def started(
 
 def to_act(table: Table) -> int:
     table.record.refresh_from_db()
-    return get_engine(table.game).current_player(current_state(table.record))
+    return get_engine(table.game).current_player(state_of(table.record))
 
 
 def legal(table: Table) -> list[str]:
     table.record.refresh_from_db()
-    return [str(a) for a in get_engine(table.game).legal_actions(current_state(table.record))]
+    return [str(a) for a in get_engine(table.game).legal_actions(state_of(table.record))]
 
 
 class TestSeating:
@@ -103,28 +103,28 @@ class TestMoves:
         table = started(alice, others=[bob])
         waiting = bob if to_act(table) == 0 else alice
         with pytest.raises(GameError, match="not your turn"):
-            tables.act(table_id=table.pk, user=waiting, move="check", expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=waiting, move="check", expected_version=0)
         assert not Action.objects.exists()
 
     def test_spectators_cannot_move(self, alice: User, bob: User) -> None:
         table = started(alice, others=[bob])
         with pytest.raises(GameError, match="watching"):
-            tables.act(table_id=table.pk, user=person("eve"), move="check", expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=person("eve"), move="check", expected_version=0)
         with pytest.raises(GameError, match="watching"):
-            tables.act(table_id=table.pk, user=None, move="check", expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=None, move="check", expected_version=0)
 
     def test_illegal_and_stale_moves_change_nothing(self, alice: User, bob: User) -> None:
         table = started(alice, others=[bob])
         mover = alice if to_act(table) == 0 else bob
         with pytest.raises(GameError, match="no bet to raise"):
-            tables.act(table_id=table.pk, user=mover, move="raise 999", expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=mover, move="raise 999", expected_version=0)
         with pytest.raises(GameError):
-            tables.act(table_id=table.pk, user=mover, move="nonsense", expected_version=0)
-        tables.act(table_id=table.pk, user=mover, move=legal(table)[0], expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=mover, move="nonsense", expected_version=0)
+        move_path.play_at_table(table_id=table.pk, user=mover, move=legal(table)[0], expected_version=0)
         table.record.refresh_from_db()
         assert table.record.version == 1
         with pytest.raises(StaleVersion):
-            tables.act(table_id=table.pk, user=mover, move="fold", expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=mover, move="fold", expected_version=0)
         assert Action.objects.count() == 1
 
     @pytest.mark.django_db(transaction=True)
@@ -138,7 +138,7 @@ class TestMoves:
 
         def tab() -> None:
             try:
-                tables.act(table_id=table.pk, user=mover, move=move, expected_version=0)
+                move_path.play_at_table(table_id=table.pk, user=mover, move=move, expected_version=0)
                 outcomes.append("accepted")
             except GameError as exc:
                 outcomes.append(type(exc).__name__)
@@ -153,7 +153,7 @@ class TestAdvance:
         table = started(alice, bots=1)
         record = table.record
         if to_act(table) == 0:
-            tables.act(table_id=table.pk, user=alice, move=legal(table)[0], expected_version=0)
+            move_path.play_at_table(table_id=table.pk, user=alice, move=legal(table)[0], expected_version=0)
         record.refresh_from_db()
         version = record.version
         assert tables.advance(game_id=record.pk, version=version) is True
@@ -167,9 +167,11 @@ class TestAdvance:
         table = started(alice, game="blocks", bots=1)
         record = table.record
         while to_act(table) != 1:
-            tables.act(table_id=table.pk, user=alice, move=legal(table)[0], expected_version=None)
+            move_path.play_at_table(
+                table_id=table.pk, user=alice, move=legal(table)[0], expected_version=None
+            )
         record.refresh_from_db()
-        state = current_state(record)
+        state = state_of(record)
         expected = get_engine("blocks").bot_action(
             get_engine("blocks").view(state, 1), bot_seed(record.seed, 1, record.action_count)
         )
@@ -197,8 +199,10 @@ class TestAdvance:
                 break
             seat = to_act(table)
             if seat == 0:
-                view = get_engine("triad").view(current_state(record), 0)
-                tables.act(table_id=table.pk, user=alice, move=view.legal[0], expected_version=record.version)
+                view = get_engine("triad").view(state_of(record), 0)
+                move_path.play_at_table(
+                    table_id=table.pk, user=alice, move=view.legal[0], expected_version=record.version
+                )
             else:
                 assert tables.advance(game_id=record.pk, version=record.version)
         record.refresh_from_db()

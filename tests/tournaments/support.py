@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from games import tables
+from games import move_path, tables
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.bots import bot_seed
 from games.models import GameRecord, Table
-from games.state_cache import current_state
+from games.snapshots import state_of
 
 User = get_user_model()
 
@@ -18,7 +18,7 @@ def person(name: str) -> User:
 
 
 def play_out(table: Table, max_moves: int = 3000) -> GameRecord:
-    """People move through ``tables.act`` (choosing as the bot would), bots and the table
+    """People move through ``move_path.play_at_table`` (choosing as the bot would), bots and the table
     through ``tables.advance``: the paths a real match takes."""
     engine = get_engine(table.game)
     record = GameRecord.objects.get(pk=table.record_id)
@@ -26,7 +26,7 @@ def play_out(table: Table, max_moves: int = 3000) -> GameRecord:
         record.refresh_from_db()
         if record.is_over:
             return record
-        state = current_state(record)
+        state = state_of(record)
         seat = engine.current_player(state)
         occupant = None if seat == TABLE_SEAT else table.seats.get(number=seat)
         if occupant is None or occupant.is_bot:
@@ -35,5 +35,7 @@ def play_out(table: Table, max_moves: int = 3000) -> GameRecord:
         else:
             choose = get_engine(table.game).bot_action
             text = choose(engine.view(state, seat), bot_seed(record.seed, seat, record.action_count))
-            tables.act(table_id=table.pk, user=occupant.user, move=text, expected_version=record.version)
+            move_path.play_at_table(
+                table_id=table.pk, user=occupant.user, move=text, expected_version=record.version
+            )
     raise AssertionError(f"game {record.pk} did not end in {max_moves} moves")

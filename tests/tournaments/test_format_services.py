@@ -16,11 +16,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import tables
+from games import move_path, tables
 from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.models import GameRecord, SiteHeartbeat
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.at_once import at_once
 from tests.tournaments.support import person, play_out
 from tests.tournaments.test_services import finish_every_match, playing, schedule, seated
@@ -234,7 +234,7 @@ def test_a_no_show_forfeits_each_game_and_two_forfeits_withdraw_them() -> None:
     while (game := playing(tournament)) is not None:
         record = game.table.record
         while not record.is_over:
-            state = current_state(record)
+            state = state_of(record)
             seat = engine.current_player(state)
             if game.table.seats.get(number=seat).user == bob:
                 GameRecord.objects.filter(pk=record.pk).update(
@@ -245,7 +245,9 @@ def test_a_no_show_forfeits_each_game_and_two_forfeits_withdraw_them() -> None:
                 text = engine.bot_action(
                     engine.view(state, seat), bot_seed(record.seed, seat, record.action_count)
                 )
-                tables.act(table_id=game.table_id, user=alice, move=text, expected_version=record.version)
+                move_path.play_at_table(
+                    table_id=game.table_id, user=alice, move=text, expected_version=record.version
+                )
             record.refresh_from_db()
         bob_seat = game.table.seats.get(user=bob).number
         assert record.outcome["forfeit"] == bob_seat and record.outcome["winner"] == 1 - bob_seat
@@ -269,7 +271,7 @@ def test_a_casual_tables_clock_never_forfeits() -> None:
     engine = get_engine("blocks")
     for _ in range(6):
         record.refresh_from_db()
-        seat = engine.current_player(current_state(record))
+        seat = engine.current_player(state_of(record))
         if seat != 0:
             assert tables.advance(game_id=record.pk, version=record.version)
             continue

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import tables
+from games import move_path
 from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.models import GameRecord
-from games.state_cache import current_state
+from games.snapshots import state_of
 from tests.games.test_outages import Site
 from tests.tournaments.support import person, play_out
 from tournaments import services
@@ -52,10 +52,12 @@ def test_the_worker_starts_the_tournament_plays_the_bot_and_records_the_result(
     record = GameRecord.objects.get(pk=game.table.record_id)
     while not record.is_over:
         assert time.monotonic() < deadline, "the match did not end"
-        state = current_state(record)
+        state = state_of(record)
         if engine.current_player(state) == 0:  # alice; the bot's and the table's moves are the worker's
             text = engine.bot_action(engine.view(state, 0), bot_seed(record.seed, 0, record.action_count))
-            tables.act(table_id=game.table_id, user=alice, move=text, expected_version=record.version)
+            move_path.play_at_table(
+                table_id=game.table_id, user=alice, move=text, expected_version=record.version
+            )
         else:
             time.sleep(0.05)
         record.refresh_from_db()
