@@ -104,17 +104,15 @@ def database_from_env(default: str | None) -> dict[str, Any]:
         )
     config = env.db_url_config(url)
     if config["ENGINE"] == "django.db.backends.postgresql":
-        config["ENGINE"] = "config.postgres"  # its health check throttled (config/postgres/base.py)
         # The parameters go to PostgreSQL apart from the statement, and a statement run often
         # is prepared (psycopg: after 5 runs on a connection). With Django's default,
         # client-side binding, psycopg quoted every parameter into the SQL in Python: 5% of a
-        # saturated table server's samples (py-spy, issue 21's eleventh round). Django turns
+        # saturated table server's samples (py-spy). Django turns
         # psycopg's preparing off unless asked (for poolers; docs/operations.md).
         options = config.setdefault("OPTIONS", {})
         options.setdefault("server_side_binding", True)
         options.setdefault("prepare_threshold", 5)
     elif config["ENGINE"] == "django.db.backends.sqlite3":
-        config["ENGINE"] = "config.sqlite"  # its transactions wait in short steps (config/sqlite/base.py)
         # daphne and the Celery worker write at once: WAL lets readers proceed, IMMEDIATE
         # takes the write lock up front instead of failing with "database is locked".
         # synchronous=FULL syncs the log at every commit: with NORMAL a power cut could undo
