@@ -209,9 +209,15 @@ def test_the_next_round_is_drawn_once_when_results_arrive_together() -> None:
 
 @pytest.fixture
 def site_seen_up() -> None:
-    """The web and the worker seen just now (LP-5): a person's clock acts only while the site is up."""
-    for component in SiteHeartbeat.Component:
-        SiteHeartbeat.objects.create(component=component, seen_at=timezone.now())
+    """The web and the worker seen just now (LP-5): a person's clock acts only while the site is up.
+    An upsert: the suite's own daphne and worker, if an earlier test started them, beat into
+    the same table and may have written a row first."""
+    SiteHeartbeat.objects.bulk_create(
+        [SiteHeartbeat(component=component, seen_at=timezone.now()) for component in SiteHeartbeat.Component],
+        update_conflicts=True,
+        unique_fields=["component"],
+        update_fields=["seen_at"],
+    )
 
 
 def time_out(record: GameRecord) -> None:
