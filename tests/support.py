@@ -4,6 +4,7 @@ group, and reading what the servers logged."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import signal
@@ -22,6 +23,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # so that one run's servers never write into the logs the other is reading.
 ARTIFACTS = BASE_DIR / os.environ.get("CAPSTONE_ARTIFACTS", "test-artifacts")
 BIN = Path(sys.executable).parent
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def child_env(**overrides: str) -> dict[str, str]:
@@ -58,6 +60,38 @@ def wait_for_http(url: str, timeout: float, process: subprocess.Popen[bytes] | N
             last = exc
         time.sleep(0.1)
     raise RuntimeError(f"{url} did not answer in {timeout} s: {last}")
+
+
+def start_redis(folder: Path, timeout: float = 10) -> tuple[subprocess.Popen[bytes], str]:
+    """A throwaway redis-server on a free port, logging to ``folder``/redis.log; with its URL.
+    Nothing saved to disk, and it dies with this process however this one ends (Linux)."""
+    import redis
+
+    from tests.stack import redis_binary
+
+    port = free_port()
+    argv = [redis_binary(), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder)]
+    libc = ctypes.CDLL(None, use_errno=True)  # loaded here: the child only calls it
+    with open(folder / "redis.log", "wb") as log:
+        process = subprocess.Popen(
+            [*argv, "--save", "", "--appendonly", "no", "--loglevel", "warning"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=lambda: libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM),
+        )
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with redis.Redis.from_url(url, socket_connect_timeout=0.5) as client:
+                client.ping()
+                return process, url
+        except redis.ConnectionError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                stop_process(process)
+                raise RuntimeError(f"redis-server did not start; see {folder / 'redis.log'}") from None
+            time.sleep(0.05)
 
 
 def stop_process(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM, timeout: float = 15) -> None:
