@@ -1,4 +1,5 @@
-# The two commands of README.md: `make run` starts the whole site, `make test` runs every test.
+# The two commands of README.md: `make run` starts the whole site, `make test` runs every test
+# (`make check`: the quick tier of the inner loop).
 PYTHON ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -7,7 +8,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 WORKERS ?= auto
 
-.PHONY: run test lint typecheck install lock bench bench-scale clean dev faults fuzz
+.PHONY: run test check lint typecheck install lock bench bench-scale clean dev faults fuzz
 
 # The demo series (a Triad tournament every 10 minutes) is seeded once the database is
 # migrated; the launcher's own migrate then finds nothing to do.
@@ -19,6 +20,13 @@ run: $(STAMP)
 test: $(STAMP) typecheck
 	$(VENV)/bin/python scripts/check_lock.py
 	bash scripts/test $(ARGS)
+
+# The inner loop's tier: the engine's tests, and the services' and consumers' that need no
+# server process (no Celery worker, daphne or browser: those are marked `services` or `e2e`,
+# tests/conftest.py). About a minute; `make test` runs these and all the rest.
+CHECK := tests/engine $(wildcard tests/*/test_*services*.py tests/*/test_*consumers*.py)
+check: $(STAMP)
+	bash scripts/test -m "not e2e and not services" $(CHECK) $(ARGS)
 
 lint: $(STAMP) typecheck
 	$(VENV)/bin/ruff check .

@@ -35,7 +35,7 @@ OPERATIONS = BASE_DIR / "docs" / "operations.md"
 PASSWORD = "tall-pyramid-of-cards-42"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]  # nginx and two daphnes
 User = get_user_model()
 
 

@@ -21,6 +21,9 @@ from tests.support import (
 )
 
 BASE_DIR = Path(__file__).resolve().parents[2]
+# Processes of their own (a daphne, Django in a fresh interpreter) with `make run`'s settings:
+# not for `make check`.
+pytestmark = pytest.mark.services
 # What Django's debug 404 page says, and what it lists: every URL pattern of the site.
 DEBUG_PAGE_MARKS = ("Using the URLconf defined in", "urlpatterns", "DEBUG = True", "game_id", "admin/")
 

@@ -17,6 +17,8 @@ import pytest
 from tests.support import BIN, child_env, free_port, stop_process
 
 BASE_DIR = Path(__file__).resolve().parents[2]
+# Each test starts `make run` (its own Redis, daphnes, worker and beat): not for `make check`.
+pytestmark = pytest.mark.services
 
 
 def port_is_listening(port: int) -> bool:
