@@ -15,7 +15,7 @@ WORKERS ?= auto
 run: $(STAMP)
 	$(VENV)/bin/python manage.py migrate --noinput --verbosity 0
 	$(VENV)/bin/python manage.py seed_demo_series
-	$(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT) --workers $(WORKERS)
+	$(VENV)/bin/python -m launcher.embedded --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
 test: $(STAMP) typecheck
 	$(VENV)/bin/python scripts/check_lock.py
@@ -74,7 +74,7 @@ clean:
 # `make run` with Django's debug pages and static files re-read on every request.
 # Never for a site others can reach: the debug pages show settings and every URL.
 dev: $(STAMP)
-	DJANGO_DEBUG=1 $(VENV)/bin/python -m config.embedded --host $(HOST) --port $(PORT)
+	DJANGO_DEBUG=1 $(VENV)/bin/python -m launcher.embedded --host $(HOST) --port $(PORT)
 
 # Fault and fuzz suites against an isolated copy of the whole site (its own database,
 # Redis, daphnes, worker and beat); figures go to docs/benchmarks.md. Small counts:

@@ -17,9 +17,9 @@ from channels.db import database_sync_to_async
 
 from accounts import notices
 from accounts.models import User
-from config import safe_json
-from config.consumers import FRAME_DEPTH, FrameLimitedJsonConsumer, frame_limiter
-from games.socket_limits import Rate
+from games.live.socket_limits import Rate
+from web import safe_json
+from web.consumers import FRAME_DEPTH, FrameLimitedJsonConsumer, frame_limiter
 
 NOTICES = Rate(frames=20, per_s=20, burst=10, patience=10)
 """A page marks a notice read when its person clicks one: a few frames a minute at most."""
@@ -78,7 +78,7 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
         )
 
     async def layer_gap(self, event: dict[str, Any]) -> None:
-        """Notices may have been lost (config/channel_layer.py): the unread ones as they stand."""
+        """Notices may have been lost (web/channel_layer.py): the unread ones as they stand."""
         user = self.person
         if user is not None:
             await self.sync(user)

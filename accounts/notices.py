@@ -17,7 +17,7 @@ from django.db.models import Count, Window
 from django.utils import timezone
 
 from accounts.models import Notice, User
-from games.announcements import send_to_group
+from games.core.announcements import send_to_group
 
 SHOWN = 10
 """Unread notices a page lists (the count in the header counts them all)."""

@@ -80,7 +80,7 @@ RANK_SQL = (
 Counted along the index ``rating_ranked`` alone (no row read), even while provisional: a
 query a game whatever the number of players. The index's condition is written into the SQL,
 not sent as a parameter: a prepared statement's generic plan proves it only so
-(``config.sql_constants``). In SQL, not the ORM: building the query cost more than running
+(``web.sql_constants``). In SQL, not the ORM: building the query cost more than running
 it for most games (0.4 ms of Python a count)."""
 
 

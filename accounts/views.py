@@ -16,11 +16,11 @@ from accounts.forms import ProfileForm, SignupForm
 from accounts.models import PROVISIONAL_GAMES
 from accounts.selectors import profile_ratings, public_profile, tournaments_played
 from accounts.services import register
-from config.http import AuthenticatedHttpRequest
 from games import kinds
-from games.game_lists import games_page
 from games.models import Participation
-from games.selectors import daily_streaks, player_games, player_stats
+from games.stats.game_lists import games_page
+from games.stats.selectors import daily_streaks, player_games, player_stats
+from web.http import AuthenticatedHttpRequest
 
 GAMES_PER_PAGE = 25
 

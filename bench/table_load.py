@@ -2,7 +2,7 @@
 
 A table here is two players' sockets and a spectator's, on a real Pyramid Poker table
 (``/ws/tables/<id>/``) or on the bench-only bare fan-out (``/ws/bench/fanout/<id>/``,
-config/bench_consumers.py, routed only with ``CAPSTONE_BENCH_ROUTES=1``). The player to
+web/bench_consumers.py, routed only with ``CAPSTONE_BENCH_ROUTES=1``). The player to
 act sends a move; its latency runs from that send until every socket of the table holds a
 newer version. Django must be set up (with the server's settings and data) before the
 functions that touch the database are called.
@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from bench.stats import percentile
-from games.socket_limits import PLAYER, TokenBucket
+from games.live.socket_limits import PLAYER, TokenBucket
 
 T = TypeVar("T")
 
@@ -37,7 +37,7 @@ VERSION = re.compile(r'id="table-live"[^>]*data-version="(\d+)"')
 MOVE = re.compile(r'name="action" value="([^"]+)"')
 MY_TURN = re.compile(r'data-my-turn="1"|Your turn')
 TABLE_ERROR = re.compile(r'data-testid="table-error"[^>]*>([^<]*)')
-# StaleVersion's wording (games/tables.py): a refusal that is retried, not an error.
+# StaleVersion's wording (games/live/tables.py): a refusal that is retried, not an error.
 STALE = "moved on"
 # The player's frame limit (games/socket_limits.PLAYER) refused the move: retried after a pause.
 TOO_FAST = 'data-testid="too-fast"'
@@ -95,7 +95,7 @@ class Results:
     held_back: int = 0
     held_back_s: float = 0.0
     """Moves a player held back, and for how long in all, to keep within the players' frame
-    limit (``games.socket_limits.PLAYER``) as the server counts it: a saturated table whose
+    limit (``games.live.socket_limits.PLAYER``) as the server counts it: a saturated table whose
     moves come back faster than 5 a second a socket waits, as a person would have to."""
     timeouts: int = 0
     rollovers: int = 0
@@ -151,7 +151,7 @@ def make_tables(count: int, run: str) -> list[BenchTable]:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from games import tables
+    from games.live import tables
 
     User = get_user_model()
     people = User.objects.bulk_create(
@@ -181,7 +181,7 @@ def deal_again(old: BenchTable) -> BenchTable:
     """A new started table for the same two people (their match at ``old`` is over)."""
     from django.contrib.auth import get_user_model
 
-    from games import tables
+    from games.live import tables
 
     User = get_user_model()
     (a_id, cookie_a), (b_id, cookie_b) = old.players

@@ -18,7 +18,7 @@ Modes (several may be given; they run one after the other, on the same tables):
 
   --pace S       each table moves every S seconds on average (exponential gaps, seeded)
   --saturate     each table moves as soon as the last move reached its three sockets
-  --bare         the same clients against /ws/bench/fanout/<id>/ (config/bench_consumers.py:
+  --bare         the same clients against /ws/bench/fanout/<id>/ (web/bench_consumers.py:
                  one fixed frame to the table's group per move, no database, no render), at
                  --pace S if given, else saturated; with --saturate, the ratio of the
                  two runs' moves per second (the issue's goal: at least 0.5)

@@ -33,10 +33,11 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from bench.stats import percentile  # noqa: E402
-from games import move_path, tables  # noqa: E402
+from games.core import move_path  # noqa: E402
+from games.core.snapshots import state_of  # noqa: E402
 from games.engine import TABLE_SEAT, get_engine  # noqa: E402
+from games.live import tables  # noqa: E402
 from games.models import GameRecord, Table  # noqa: E402
-from games.snapshots import state_of  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402
 

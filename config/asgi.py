@@ -16,7 +16,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from twisted.internet import reactor  # noqa: E402 - daphne's asyncio reactor, installed by its app
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games.outages import WEB, Heartbeat  # noqa: E402
+from games.live.outages import WEB, Heartbeat  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

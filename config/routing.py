@@ -6,8 +6,8 @@ from django.conf import settings
 from django.urls import path
 
 from accounts.consumers import NoticeConsumer
-from config.consumers import PingConsumer
-from games.consumers import LobbyConsumer, TableConsumer
+from games.live.consumers import LobbyConsumer, TableConsumer
+from web.consumers import PingConsumer
 
 # django-stubs types path() for views only; channels routes ASGI consumers through it too.
 websocket_urlpatterns = [
@@ -19,7 +19,7 @@ websocket_urlpatterns = [
 
 # Off by default: a socket there makes the server fan frames out for nobody's game, unlimited.
 if settings.BENCH_ROUTES:
-    from config.bench_consumers import FanoutConsumer
+    from web.bench_consumers import FanoutConsumer
 
     websocket_urlpatterns.append(
         path("ws/bench/fanout/<int:table_id>/", FanoutConsumer.as_asgi())  # type: ignore[arg-type]

@@ -14,8 +14,8 @@ class GamesConfig(AppConfig):
 
 def _claim_games(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """Django's own log-in views offer no other hook: this only hands over to a service."""
-    from games.players import SESSION_TOKEN
-    from games.services import claim_anonymous_games
+    from games.core.players import SESSION_TOKEN
+    from games.solitaire.services import claim_anonymous_games
 
     if request is not None and hasattr(request, "session"):
         claim_anonymous_games(user=user, token=request.session.get(SESSION_TOKEN))

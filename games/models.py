@@ -220,7 +220,7 @@ class GameRecord(NamesItsGame):
         null=True,
         blank=True,
         help_text="When the turn-clock task last sent for this game runs: while that is still "
-        "ahead and no later than the deadline, a move sends none (games.tables._arm_clock).",
+        "ahead and no later than the deadline, a move sends none (games.live.turn_clocks.arm).",
     )
 
     class Meta:
@@ -406,7 +406,7 @@ class Seat(models.Model):
 class Participation(models.Model):
     """A person's part in a finished game: its owner (solitaire) or a person at one of its
     seats; an import has neither. Written where a game ends, reopens (undo) or is claimed
-    (``games.participations``), so that a person's games are an index range
+    (``games.stats.participations``), so that a person's games are an index range
     (``user, -finished_at``) rather than an OR across games, tables and seats, which no index
     answers at a million games (docs/benchmarks.md, "Ratings at a million games")."""
 
@@ -464,7 +464,7 @@ class SiteHeartbeat(models.Model):
 
     - ``web``: written every few seconds by each daphne process;
     - ``worker``: written every few seconds by each Celery worker;
-    - ``site``: the last moment both were known to be running, kept by ``games.outages``.
+    - ``site``: the last moment both were known to be running, kept by ``games.live.outages``.
       A gap in it is an outage, and clocks move on by the gap.
     """
 

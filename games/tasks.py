@@ -8,7 +8,8 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.utils import timezone
 
-from games import kinds, services
+from games import kinds
+from games.solitaire import services
 
 
 @shared_task
@@ -31,7 +32,7 @@ def create_daily_challenges(days_ahead: int = 2) -> list[str]:
 @shared_task(acks_late=True)
 def advance_table(game_id: int, version: int) -> bool:
     """The move due at ``version`` (bot, turn clock, tie replay); a no-op if the game moved on."""
-    from games import tables
+    from games.live import tables
 
     return tables.advance(game_id=game_id, version=version)
 
@@ -40,7 +41,7 @@ def advance_table(game_id: int, version: int) -> bool:
 def sweep_overdue_turns() -> int:
     """Re-queue every overdue turn: the clock lives in the database, so a lost task is made good.
     First, an outage that just ended moves the clocks on (LP-5), so it never reads as overdue."""
-    from games import outages, tables
+    from games.live import outages, tables
 
     outages.resume_if_down()
     overdue = tables.overdue_games()
@@ -53,6 +54,6 @@ def sweep_overdue_turns() -> int:
 def start_worker_heartbeat(**kwargs: object) -> None:
     """LP-5: a running worker says so every few seconds from a thread of its own, so that
     the record does not depend on Celery beat: a late sweep is not an outage."""
-    from games import outages
+    from games.live import outages
 
     outages.Heartbeat(outages.WORKER).start()

@@ -1,6 +1,9 @@
 from django.urls import path
 
-from games import replay_pages, solo_match_pages, table_pages, views
+from games.live import table_pages
+from games.replays import replay_pages
+from games.solitaire import solo_match_pages, views
+from games.stats import pages as stats_pages
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -24,8 +27,8 @@ urlpatterns = [
     path("daily/archive/", views.daily_archive, name="daily_archive"),
     path("daily/<slug:game>/<str:date>/", views.daily_detail, name="daily_detail"),
     path("daily/<slug:game>/<str:date>/play/", views.play_daily, name="daily_play"),
-    path("leaderboards/", views.leaderboards, name="leaderboards"),
-    path("leaderboards/<slug:game>/", views.rating_board, name="rating_board"),
+    path("leaderboards/", stats_pages.leaderboards, name="leaderboards"),
+    path("leaderboards/<slug:game>/", stats_pages.rating_board, name="rating_board"),
     path("tables/", table_pages.lobby, name="tables"),
     path("tables/new/", table_pages.create, name="table_create"),
     path("tables/<int:table_id>/", table_pages.table_page, name="table"),

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from accounts.models import User
-from games import replays, services, solo_matches, tables
+from games.core.players import Player
 from games.engine.solver import solve
+from games.live import tables
 from games.models import GameRecord
-from games.players import Player
+from games.replays import replays
+from games.solitaire import services, solo_matches
 from tests.e2e.test_tournament_formats import play_until_finished
 from tests.games.test_replays import table_game
 from tests.tournaments.support import person

@@ -3,7 +3,7 @@
 ``Stack`` owns everything it runs: a fresh PostgreSQL database on the server that
 ``DATABASE_URL`` names (migrated, dropped at the end), a redis-server of its own on a port
 of its own, daphne processes, a Celery worker and Celery beat, started with the commands
-``config/embedded.py`` uses. Each runs in its own process group, so one can be SIGKILLed
+``launcher/embedded.py`` uses. Each runs in its own process group, so one can be SIGKILLed
 (children included) and started again on the same port while the rest carry on. Logs go
 to ``test-artifacts/<name>/``, one file per component, appended across restarts.
 
@@ -226,7 +226,7 @@ class Stack:
         self.close()
 
     def start(self) -> None:
-        from config.embedded import redis_server_argv
+        from launcher.embedded import redis_server_argv
 
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -252,7 +252,7 @@ class Stack:
                 [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                 _wait_for_daphne(url),
             )
-        # As config/embedded.py starts them, plus the queue that config.settings.test names.
+        # As launcher/embedded.py starts them, plus the queue that config.settings.test names.
         self._add(
             "worker",
             [

@@ -237,6 +237,6 @@ def wait_for_first_frame(page: Any) -> None:
     it on connecting). A click that lands while that frame replaces the part under the pointer
     can be lost between the button's press and its release, so a journey that clicks at once
     after opening a table waits for it first. Only an open table's page is sure of that frame:
-    a started table's page that is current is sent none (games.consumers), and would wait here
+    a started table's page that is current is sent none (games.live.consumers), and would wait here
     in vain."""
     page.wait_for_function("() => (window.socketFrames || 0) > 0")

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
-from games.table_forms import TableForm
+from games.live.table_forms import TableForm
 from tournaments.formats.best_of import BEST_OF
 from tournaments.formats.seating import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournaments.models import SOLITAIRE_FORMATS, TABLE_FORMATS, Tournament

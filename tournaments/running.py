@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts import event_notices, notices
 from accounts.models import Rating
-from games import tables
 from games.engine import get_engine
+from games.live import tables
 from games.models import GameRecord
 from tournaments import event_state, pairing, solitaire_events
 from tournaments.formats import best_of, elimination, seeding, swiss

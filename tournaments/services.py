@@ -2,7 +2,7 @@
 
 Every write locks the tournament row (``select_for_update``) first, so entries, draws and
 results never interleave; ``running`` does the work of a started tournament. Results arrive
-by Celery task when a match's game ends (``games.tables`` sends it by name) and from the
+by Celery task when a match's game ends (``games.live.tables`` sends it by name) and from the
 sweeper that makes lost ones good; ``record_match`` is idempotent, so either may come twice.
 """
 
@@ -15,8 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import kinds, tables
-from games.errors import GameError
+from games import kinds
+from games.core.errors import GameError
+from games.live import tables
 from games.models import GameRecord, Table
 from tournaments import pairing, running, solitaire_events
 from tournaments.formats.best_of import BEST_OF

@@ -4,7 +4,7 @@ winnable, from the site's secret) when the event starts and sealed until its win
 par scoring, par 0) is one with its game's ``SoloMatchRule``.
 
 Each entrant's run is a ``games.SoloMatch`` of the event's deals, played deal by deal without
-undo or hints (``games.solo_matches``), which the window closes. At the close a deal still
+undo or hints (``games.solitaire.solo_matches``), which the window closes. At the close a deal still
 being played is resigned, so it counts as it stands; a deal never started counts as it was
 dealt ("floor" below). The functions that change a tournament expect the caller to hold its
 row lock (``services``), as ``running``'s do.
@@ -20,13 +20,15 @@ from typing import Any
 from django.utils import timezone
 
 from accounts import event_notices, notices
-from games import kinds, move_path, selectors
+from games import kinds
+from games.core import move_path
+from games.core.errors import StaleVersion
 from games.engine import get_engine
 from games.engine.solver import event_deals
-from games.errors import StaleVersion
 from games.kinds.spec import SolitaireSpec
 from games.models import GameRecord, SealedDeal, SoloMatch
-from games.services import daily_secret
+from games.solitaire.services import daily_secret
+from games.stats import selectors
 from tournaments.models import Entry, Tournament
 
 DEAL_LIMITS = (1, 10)

@@ -9,7 +9,7 @@ from tournaments import series, services
 
 @shared_task(acks_late=True)
 def record_match(game_id: int) -> bool:
-    """A match's game ended (sent by ``games.tables``); a no-op if already recorded."""
+    """A match's game ended (sent by ``games.live.tables``); a no-op if already recorded."""
     return services.record_match(game_id=game_id)
 
 

@@ -12,13 +12,13 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from config.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from tournaments import export, selectors, services, solitaire_events
 from tournaments.event_view import Event
 from tournaments.forms import SolitaireEventForm, TournamentForm
 from tournaments.models import Series, Tournament
 from tournaments.solitaire_events import Standing
 from tournaments.solitaire_page import solitaire_page
+from web.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 
 def _index(

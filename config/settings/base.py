@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -53,7 +54,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside sessions, auth, messages and the CSP: its 405 page is a whole page of the site.
-    "config.method_not_allowed.method_not_allowed_page",
+    "web.method_not_allowed.method_not_allowed_page",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires
@@ -61,7 +62,7 @@ MIDDLEWARE = [
 
 # A form refused by the CSRF check (most often a page opened before its person logged in
 # again elsewhere) gets the site's own page, which its CSP allows, not Django's bare one.
-CSRF_FAILURE_VIEW = "config.stale_form.stale_form_page"
+CSRF_FAILURE_VIEW = "web.stale_form.stale_form_page"
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -76,18 +77,18 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "config.context_processors.site",
-                "config.context_processors.games",
+                "web.context_processors.site",
+                "web.context_processors.games",
             ],
         },
     },
     {
-        # The live table's partials only (config/live_templates.py): drawn at every move.
+        # The live table's partials only (games/live/live_templates.py): drawn at every move.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "config.live_templates.environment"},
+        "OPTIONS": {"environment": "games.live.live_templates.environment"},
     },
 ]
 
@@ -159,14 +160,14 @@ def channel_layer_host(url: str) -> dict[str, object]:
 
 
 CHANNEL_LAYER = env.str("CAPSTONE_CHANNEL_LAYER", default="pubsub")
-"""``pubsub``: channels_redis's pub/sub layer (config/channel_layer.py), one PUBLISH per
+"""``pubsub``: channels_redis's pub/sub layer (web/channel_layer.py), one PUBLISH per
 announcement; ``lists``: its default layer, a Redis list per socket. Pub/sub measured faster
 at every load on two cores (docs/benchmarks.md, "Live tables")."""
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": {
-            "lists": "config.channel_layer.WaitingRedisChannelLayer",
-            "pubsub": "config.channel_layer.RecoveringPubSubChannelLayer",
+            "lists": "web.channel_layer.WaitingRedisChannelLayer",
+            "pubsub": "web.channel_layer.RecoveringPubSubChannelLayer",
         }[CHANNEL_LAYER],
         "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": "capstone:ws"},
     }
@@ -300,10 +301,10 @@ TABLE_BOT_DELAY_S = env.float("CAPSTONE_BOT_DELAY_S", default=1.0)
 TABLE_TIE_REPLAY_DELAY_S = env.float("CAPSTONE_TIE_REPLAY_DELAY_S", default=5.0)
 # LP-5 outages: every web process and every worker records a heartbeat this often; the site
 # is down while either has been silent for SITE_DOWN_AFTER_S, and when it comes back after
-# a longer gap every running game's clock moves on by the gap (games/outages.py).
+# a longer gap every running game's clock moves on by the gap (games/live/outages.py).
 SITE_HEARTBEAT_S = env.float("CAPSTONE_HEARTBEAT_S", default=2.0)
 SITE_DOWN_AFTER_S = env.float("CAPSTONE_DOWN_AFTER_S", default=10.0)
-# bench/tables.py --bare needs a bench-only socket (config/bench_consumers.py) that fans frames
+# bench/tables.py --bare needs a bench-only socket (web/bench_consumers.py) that fans frames
 # out for anyone, with no limit: routed only when this is set, never by default.
 BENCH_ROUTES = env.bool("CAPSTONE_BENCH_ROUTES", default=False)
 

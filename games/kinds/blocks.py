@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext
 from markupsafe import Markup
 
-from config.live_templates import live_template
 from games.engine import Move
 from games.engine.blocks import FOUNDATION, PLACE_ID, BlocksHand, BlocksPlace, BlocksView
 from games.engine.solitaire_common import and_list
@@ -19,6 +18,7 @@ from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, card_name, plural, seat_name, sentence
+from games.live.live_templates import live_template
 
 if TYPE_CHECKING:
     from games.models import Seat

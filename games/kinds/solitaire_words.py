@@ -3,7 +3,7 @@ diamonds with the 7 of diamonds"), a move as done (the status line after it: "Pa
 of diamonds with the 7 of diamonds"), why a game ended, and why a card cannot be used now.
 
 Cards read as a player says them, with numbers for the number cards ("the 10 of clubs");
-replays keep their own narration (``games.narration``), whose sentences logs and golden
+replays keep their own narration (``games.core.narration``), whose sentences logs and golden
 tests hold. Each solitaire spec words its own moves with these pieces and implements
 ``SolitaireWords``; nothing here decides a rule (what is legal comes from the engine's view).
 """

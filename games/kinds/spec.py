@@ -70,7 +70,7 @@ class GameSpec(ABC):
 
     @abstractmethod
     def narrate(self, step: Step) -> str:
-        """One sentence saying what ``step``'s action did (see ``games.narration``)."""
+        """One sentence saying what ``step``'s action did (see ``games.core.narration``)."""
 
     @abstractmethod
     def standing(self, view: Any, names: Sequence[str]) -> list[dict[str, Any]]:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from config.live_templates import live_template
 from games.engine.tauron import TauronView
 from games.engine.triad import TriadResult, TriadView
 from games.engine.triad_hands import sort_cards
@@ -22,6 +21,7 @@ from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, ordinal, plural, seat_name, sentence
+from games.live.live_templates import live_template
 
 if TYPE_CHECKING:
     from games.models import Seat

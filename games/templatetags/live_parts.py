@@ -1,4 +1,4 @@
-"""``{% live_part name %}``: a live table's Jinja2 template (config/live_templates.py) in a
+"""``{% live_part name %}``: a live table's Jinja2 template (games/live/live_templates.py) in a
 Django page, drawn with the page's context: the table page's first frame, and a table
 game's board in its replay, are the very templates the sockets draw."""
 

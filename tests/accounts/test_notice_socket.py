@@ -15,9 +15,9 @@ from websockets.sync.client import ClientConnection, connect
 from accounts import notices
 from accounts.consumers import MAX_ID, NOTICES
 from accounts.models import Notice, User
-from config.consumers import FLOODING
 from tests.games.test_socket_limits import flood_until_closed
 from tests.games.test_table_servers import session_cookie
+from web.consumers import FLOODING
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 

@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from accounts.models import Notice
-from games import tables
+from games.live import tables
 from tests.tournaments.support import person, play_out
 from tests.tournaments.test_services import playing, schedule
 from tournaments import services

@@ -12,10 +12,11 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.ratings import MODEL, rate_game
-from games import move_path, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
+from games.live import tables
 from games.models import GameRecord, Table
-from games.snapshots import state_of
 from tests.games.table_moments import frames_for
 
 pytestmark = pytest.mark.django_db

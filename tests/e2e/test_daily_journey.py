@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from games import services
+from games.solitaire import services
 from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

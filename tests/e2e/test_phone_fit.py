@@ -20,10 +20,10 @@ from playwright.sync_api import Locator, Page, expect
 
 from accounts import notices
 from accounts.models import Notice, Rating, User
-from games import services, solo_matches
+from games.core.players import Player
 from games.engine import get_engine
 from games.models import DailyChallenge, GameRecord
-from games.players import Player
+from games.solitaire import services, solo_matches
 from tests.e2e.test_site_clarity_browser import signed_in
 from tests.e2e.test_tournament_journey import in_thread
 from tests.games.table_moments import build_table, find_game

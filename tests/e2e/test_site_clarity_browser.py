@@ -12,7 +12,8 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import Page, expect
 
-from games import kinds, tables
+from games import kinds
+from games.live import tables
 from tests.e2e.test_tournament_formats import play_until_finished
 from tests.e2e.test_tournament_journey import in_thread
 from tests.support import artifacts_dir

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import move_path
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.models import GameRecord
-from games.snapshots import state_of
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
 from tests.games.table_moments import dealt_heads_up_triad

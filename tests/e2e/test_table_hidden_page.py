@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import move_path, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
+from games.live import tables
 from games.models import GameRecord, Table
-from games.snapshots import state_of
 from tests.e2e.test_tournament_journey import in_thread
 from tests.tournaments.support import person
 

@@ -1,4 +1,4 @@
-"""games.socket_limits on its own: token buckets, patience, shared buckets, spacing.
+"""games.live.socket_limits on its own: token buckets, patience, shared buckets, spacing.
 
 Pure and clock-free (time is passed in), so these run in microseconds. The same limits
 against a real daphne are in tests/games/test_socket_limits.py.
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.socket_limits import (
+from games.live.socket_limits import (
     PING,
     PLAYER,
     WATCHER,

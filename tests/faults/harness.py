@@ -119,7 +119,7 @@ def _new_table(game: str, config: dict[str, Any], users: tuple[Any, Any]) -> tup
     """
     from django.db import close_old_connections, transaction
 
-    from games import tables
+    from games.live import tables
     from games.models import Table
 
     close_old_connections()

@@ -143,7 +143,7 @@ def _people(kind: str, count: int) -> list[Client]:
 
 def _has_rate_limits() -> bool:
     try:
-        import games.socket_limits  # noqa: F401
+        import games.live.socket_limits  # noqa: F401
     except ImportError:
         return False
     return True

@@ -1,6 +1,6 @@
 """WebSocket fuzzing: ``target`` frames into each consumer, from a few lanes at once.
 
-The consumers limit how fast a client may send (games/socket_limits.py: a burst, then a
+The consumers limit how fast a client may send (games/live/socket_limits.py: a burst, then a
 steady rate, per anonymous socket or per signed-in person and server process; past it a
 short notice, and a socket that keeps flooding is closed with 4429). So the fuzzer is many
 clients: anonymous sockets, each with a fresh burst, and a pool of signed-in people (for a
@@ -71,7 +71,7 @@ def rates() -> dict[str, tuple[float, float]]:
     """(burst, refill per second) per consumer, from the site's own limits."""
     try:
         from accounts.consumers import NOTICES
-        from games.socket_limits import PING, PLAYER, WATCHER
+        from games.live.socket_limits import PING, PLAYER, WATCHER
     except ImportError:  # a tree without socket limits: pace as if the tightest were there
         return dict.fromkeys(CONSUMERS, (10.0, 1.0))
     return {

@@ -37,7 +37,7 @@ def make_user(prefix: str, password: str | None = None) -> Any:
 
 
 def player_of(user: Any) -> Any:
-    from games.players import Player
+    from games.core.players import Player
 
     return Player(user=user, token=secrets.token_urlsafe(8))
 
@@ -46,9 +46,10 @@ def finished_games(count: int, rng: random.Random) -> tuple[list[int], list[str]
     """Solitaire games played to the end by random legal moves: their ids and exports."""
     import json
 
-    from games import replays, services
+    from games.core.snapshots import state_of
     from games.engine import get_engine
-    from games.snapshots import state_of
+    from games.replays import replays
+    from games.solitaire import services
 
     owner = make_user("fzarchive")
     ids, exports = [], []
@@ -70,7 +71,7 @@ def finished_games(count: int, rng: random.Random) -> tuple[list[int], list[str]
 def daily_deals(days: int) -> None:
     """Today's and the last ``days`` days' daily deals (the beat deals them hourly; this
     stack's beat has just started)."""
-    from games import services
+    from games.solitaire import services
 
     today = _now().date()
     for back in range(days + 1):
@@ -117,8 +118,9 @@ class Lane:
 
 
 def make_lane() -> Lane:
-    from games import services, tables
+    from games.live import tables
     from games.models import GameRecord, Table
+    from games.solitaire import services
     from tournaments import services as tournament_services
     from tournaments.models import Tournament
 
@@ -182,9 +184,9 @@ def _now() -> dt.datetime:
 
 def solitaire_position(game_id: int) -> tuple[int, list[str], bool]:
     """(version, legal moves, over) of a solitaire game, as its page would show it."""
+    from games.core.snapshots import state_of
     from games.engine import get_engine
     from games.models import GameRecord
-    from games.snapshots import state_of
 
     record = GameRecord.objects.get(pk=game_id)
     if record.is_over:
@@ -219,7 +221,7 @@ def bot_table(user: Any) -> int:
     """A started table with ``user`` in seat 0 and the bot in seat 1 (the worker plays it)."""
     from django.db import close_old_connections
 
-    from games import tables
+    from games.live import tables
 
     close_old_connections()
     game = random.choice(("triad", "blocks"))

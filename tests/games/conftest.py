@@ -1,5 +1,5 @@
 """A site that is up, as LP-5 judges it: a web process and a worker both beating (a person's
-turn clock acts only while the site is up, games/outages.py, so a test that runs one out needs
+turn clock acts only while the site is up, games/live/outages.py, so a test that runs one out needs
 one of these); and the site's SQLite beside the tests' PostgreSQL, for what a move writes.
 """
 
@@ -16,7 +16,7 @@ from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from config.settings.base import database_from_env
-from games import outages
+from games.live import outages
 from games.models import Action, GameRecord
 
 

@@ -14,11 +14,13 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
-from games import finishes, kinds, table_frames, tables
+from games import kinds
+from games.core import finishes
+from games.core.moves import finish_if_over
 from games.engine import TABLE_SEAT
 from games.engine.bots import bot_seed
+from games.live import table_frames, tables
 from games.models import Action, GameRecord, Seat, Table
-from games.moves import finish_if_over
 
 Stop = Callable[[Any, Any, list[str]], bool]
 

@@ -1,7 +1,7 @@
 """Bad input never escapes: deep JSON in a WebSocket frame or a game file is refused with
 a clear message, never a crash (before, a socket closed with 1011 and an import answered 500).
 
-``config.safe_json`` is checked on its own first (pure); then the import page through
+``web.safe_json`` is checked on its own first (pure); then the import page through
 Django's test client, and every socket through the real daphne.
 """
 
@@ -17,14 +17,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from config import safe_json
-from config.consumers import FRAME_DEPTH
-from games import services
+from games.core.players import Player
 from games.engine import get_engine
 from games.models import Action, GameRecord
-from games.players import Player
-from games.replays import IMPORT_DEPTH
+from games.replays.replays import IMPORT_DEPTH
+from games.solitaire import services
 from tests.games.test_table_servers import heads_up, mover_and_move, session_cookie, version_of
+from web import safe_json
+from web.consumers import FRAME_DEPTH
 
 DEEP = "[" * 100_000
 
@@ -196,7 +196,7 @@ def test_forged_numbers_in_forms_and_addresses_are_never_a_500(client: Client, f
     int() refuses, and int() refuses thousands of digits."""
     from django.contrib.auth import get_user_model
 
-    from games import tables
+    from games.live import tables
 
     alice = get_user_model().objects.create_user("alice", "a@example.com", "pw-long-enough-1")
     client.force_login(alice)

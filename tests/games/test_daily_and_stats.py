@@ -9,10 +9,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import finishes, selectors, services
+from games.core import finishes
+from games.core.players import Player
 from games.engine import get_engine
 from games.models import DailyChallenge, GameRecord
-from games.players import Player
+from games.solitaire import services
+from games.stats import selectors
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

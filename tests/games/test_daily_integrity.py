@@ -29,13 +29,14 @@ from django.test import Client
 from django.utils import timezone
 from django_ratelimit.core import _get_window
 
-from games import selectors, services
+from games.core.players import SESSION_TOKEN, Player
 from games.engine import get_engine
 from games.engine.cards import STANDARD_DECK
 from games.engine.solver.hint_check import full_knowledge_hint
 from games.models import Action, DailyChallenge, GameRecord
-from games.players import SESSION_TOKEN, Player
-from games.views import ADDRESS_RATE, HINT_RATE, SOLUTION_RATE
+from games.solitaire import services
+from games.solitaire.views import ADDRESS_RATE, HINT_RATE, SOLUTION_RATE
+from games.stats import selectors
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -366,7 +367,7 @@ def test_a_missing_deal_is_asked_of_the_worker_never_dealt_by_the_page(
 
 
 def test_the_start_up_command_deals_today_before_the_site_answers(steady_day: dt.date) -> None:
-    """``make run`` runs it before daphne (config/embedded.py): beat's first run is an hour away."""
+    """``make run`` runs it before daphne (launcher/embedded.py): beat's first run is an hour away."""
     out = io.StringIO()
     call_command("create_daily_challenges", "--days-ahead", "1", stdout=out)
     call_command("create_daily_challenges", "--days-ahead", "1", stdout=io.StringIO())  # idempotent

@@ -21,7 +21,7 @@ NAMED = re.compile(rf"""["']({SLUGS})["']""")
 
 
 def own_files(slug: str) -> tuple[str, ...]:
-    # A table game's live board is a Jinja2 template (config/live_templates.py).
+    # A table game's live board is a Jinja2 template (games/live/live_templates.py).
     return (f"games/kinds/{slug}.py", *(f"templates/{d}games/kinds/{slug}/" for d in ("", "jinja2/")))
 
 

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import selectors, services
+from games.core.players import Player
 from games.engine.solver import solve
 from games.models import GameRecord, Participation
-from games.players import Player
+from games.solitaire import services
+from games.stats import selectors
 from tests.games.test_replays import finished_solitaire, person, table_game
 
 pytestmark = pytest.mark.django_db

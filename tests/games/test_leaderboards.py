@@ -16,8 +16,10 @@ from django.utils import timezone
 
 from accounts.models import PROVISIONAL_GAMES, Rating
 from accounts.ratings import rate_game
-from games import finishes, kinds, rating_boards, selectors
+from games import kinds
+from games.core import finishes
 from games.models import DailyChallenge, GameRecord
+from games.stats import rating_boards, selectors
 from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,10 @@
-"""The one move path (``games.move_path``): decide, store with a compare-and-set on the game's
+"""The one move path (``games.core.move_path``): decide, store with a compare-and-set on the game's
 version, announce after commit. Each move is stored once or not at all, whichever process and
 whichever database, and its announcement carries the version and nothing hidden."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -14,11 +15,12 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import override_settings
 
 from accounts.models import User
-from games import move_path, services, snapshots
+from games.core import move_path, snapshots
+from games.core.errors import GameError, StaleVersion
+from games.core.players import Player
 from games.engine import get_engine
-from games.errors import GameError, StaleVersion
 from games.models import Action, GameRecord
-from games.players import Player
+from games.solitaire import services
 from tests.at_once import at_once
 from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game
 
@@ -190,3 +192,43 @@ def test_the_snapshot_cache_is_safe_across_threads() -> None:
     assert errors == []
     # The table's own snapshot may have been evicted: it is built again when asked for.
     assert move_path.table_now(table.pk).version == 0
+
+
+async def test_moves_queued_together_are_stored_in_one_batch_each_with_its_own_outcome(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The moves a process's sockets send while a batch is stored go to the database thread
+    together (``games.live.move_queue``): one call, one transaction; a refusal among them is
+    its own socket's only."""
+    from asgiref.sync import sync_to_async
+
+    from games.core.move_path import SocketMove
+    from games.live import move_queue
+    from tests.games.table_moments import dealt_triad_tables
+
+    dealt = await sync_to_async(dealt_triad_tables)(3)
+    turns = [await sync_to_async(move_path.table_now)(pk) for pk, _, _ in dealt]
+    movers = [
+        first if move_path.seat_of(now, first) == now.state.to_act else second
+        for (_, first, second), now in zip(dealt, turns, strict=True)
+    ]
+    batches: list[int] = []
+    play_at_tables = move_path.play_at_tables
+
+    def recorded(moves: Any, outbox: Any = None) -> Any:
+        batches.append(len(moves))
+        return play_at_tables(moves, outbox)
+
+    monkeypatch.setattr(move_path, "play_at_tables", recorded)
+    outcomes = [
+        move_queue.play(SocketMove(pk, mover, {"action": "check"}, 0))
+        for (pk, _, _), mover in zip(dealt, movers, strict=True)
+    ]
+    wrong_seat = next(person for person in dealt[0][1:] if person != movers[0])
+    outcomes.append(move_queue.play(SocketMove(dealt[0][0], wrong_seat, {"action": "check"}, 0)))
+    results = await asyncio.gather(*outcomes, return_exceptions=True)
+    assert batches == [4]
+    assert results[:3] == [None, None, None]
+    assert isinstance(results[3], GameError)
+    versions = await sync_to_async(lambda: sorted(GameRecord.objects.values_list("version", flat=True)))()
+    assert versions == [1, 1, 1]

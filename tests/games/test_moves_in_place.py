@@ -11,17 +11,18 @@ import pytest
 from django.db import connection, transaction
 
 from accounts.models import User
-from games import move_path, services
+from games.core import move_path
+from games.core.players import Player
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.models import GameRecord, Seat
-from games.players import Player
-from games.snapshots import state_of
+from games.solitaire import services
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVED = ("version", "action_count", "first_viewed_at", "last_action_at", "turn_deadline", "clock_task_at")
-"""The columns a move at a playing table writes (``games.move_path.decide``)."""
+"""The columns a move at a playing table writes (``games.core.move_path.decide``)."""
 
 
 def _index_definitions() -> list[str]:

@@ -1,4 +1,4 @@
-"""The replay viewer's narration (games/narration.py): wording per game and action, and LP-3.
+"""The replay viewer's narration (games/core/narration.py): wording per game and action, and LP-3.
 
 Pure: no database, no Django settings. Run with
 ``.venv/bin/python -m pytest -p no:django tests/games/test_narration.py -q``.
@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from games.core.narration import narrate, standing
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.blocks import BLOCKS, PLACES, BlocksState
 from games.engine.cards import STANDARD_DECK
@@ -31,7 +32,6 @@ from games.engine.tripeaks import COVERED_BY, TriPeaksState
 from games.kinds.blocks import block_name
 from games.kinds.triad import triad_card_name
 from games.kinds.words import card_name
-from games.narration import narrate, standing
 
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve", "Fay")
 Step = tuple[Any, str, Any]

@@ -20,10 +20,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games import move_path, outages, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
+from games.live import outages, tables
 from games.models import Action, GameRecord, SiteHeartbeat, SiteOutage, Table
-from games.snapshots import state_of
 from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
 
 User = get_user_model()

@@ -15,9 +15,11 @@ import pytest
 from django.apps import apps
 from django.core.management import CommandError, call_command
 
-from games import finishes, replays, services
+from games.core import finishes
+from games.core.players import Player
 from games.models import DailyChallenge, DailyStanding, GameRecord, Participation
-from games.players import Player
+from games.replays import replays
+from games.solitaire import services
 from tests.games.test_generate_rated_games import generate
 from tests.games.test_replays import person, table_game
 

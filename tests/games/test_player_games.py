@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import Seat
-from games.selectors import player_games
+from games.stats.selectors import player_games
 from tests.games.test_generate_rated_games import generate
 
 pytestmark = pytest.mark.django_db

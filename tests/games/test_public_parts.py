@@ -1,5 +1,5 @@
 """What every viewer of a table's version sees alike (the log, the result, the game's public
-words) is worked out once a version for them all (``games.table_presenter``); the rest of
+words) is worked out once a version for them all (``games.live.table_presenter``); the rest of
 each frame stays its viewer's own (LP-3)."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import snapshots, table_presenter
+from games.core import snapshots
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.kinds.blocks import BlocksSpec
-from games.snapshots import state_of
+from games.live import table_presenter
 from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game, frames_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

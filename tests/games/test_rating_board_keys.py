@@ -1,4 +1,4 @@
-"""A rating board read by key (games/rating_boards.py, issue 42): its links lead on from the
+"""A rating board read by key (games/stats/rating_boards.py, issue 42): its links lead on from the
 last player seen, each player appears once however the pages are walked, ties included, and
 ranks are the profile's."""
 
@@ -13,8 +13,8 @@ from django.test import Client
 
 from accounts.models import PROVISIONAL_GAMES, Rating
 from accounts.selectors import profile_ratings
-from games.keysets import RatingKey
-from games.rating_boards import RatingPage, rating_page
+from games.stats.keysets import RatingKey
+from games.stats.rating_boards import RatingPage, rating_page
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -8,8 +8,10 @@ import re
 import pytest
 from django.test import Client
 
-from games import kinds, replays, services
-from games.players import Player
+from games import kinds
+from games.core.players import Player
+from games.replays import replays
+from games.solitaire import services
 from tests.games.test_replays import finished_solitaire, person
 
 pytestmark = pytest.mark.django_db

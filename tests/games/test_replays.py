@@ -11,12 +11,16 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import kinds, move_path, replays, services, tables
+from games import kinds
+from games.core import move_path
+from games.core.players import Player
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.engine.solver import solve
+from games.live import tables
 from games.models import GameRecord, Table
-from games.players import Player
-from games.snapshots import state_of
+from games.replays import replays
+from games.solitaire import services
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -29,12 +29,12 @@ from django.contrib.auth import get_user_model
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from config.consumers import FLOODING
-from games import socket_limits, tables
-from games.consumers import LOBBY_SPACING_S
 from games.engine import TABLE_SEAT, get_engine
+from games.live import socket_limits, tables
+from games.live.consumers import LOBBY_SPACING_S
 from games.models import Action, Table
 from tests.games.test_table_servers import session_cookie, version_of
+from web.consumers import FLOODING
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 

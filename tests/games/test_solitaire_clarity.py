@@ -10,13 +10,14 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from games import kinds, services, views
+from games import kinds
+from games.core.players import SESSION_TOKEN, Player
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.engine.solver import solve
 from games.kinds.solitaire_words import capital, card_words
 from games.models import GameRecord
-from games.players import SESSION_TOKEN, Player
-from games.snapshots import state_of
+from games.solitaire import services, views
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

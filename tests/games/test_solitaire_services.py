@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.core.players import Player
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.engine.pyramid import available_cards
 from games.models import Action, GameRecord
-from games.players import Player
-from games.snapshots import state_of
+from games.solitaire import services
 from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.kinds.words import card_name
 from games.models import Action, GameRecord
-from games.snapshots import state_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -9,11 +9,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services, solo_matches
+from games.core.errors import GameError, NotYourGame
+from games.core.players import Player
 from games.engine import get_engine
-from games.errors import GameError, NotYourGame
 from games.models import GameRecord, SoloMatch
-from games.players import Player
+from games.solitaire import services, solo_matches
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -16,11 +16,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Notice, User
-from games import tables
+from games.core.errors import GameError
 from games.engine import TABLE_SEAT
-from games.errors import GameError
+from games.live import tables
+from games.live.table_frames import render_table
 from games.models import Action, GameRecord, Table
-from games.table_frames import render_table
 from tests.at_once import at_once
 from tests.games.table_moments import build_table, dealt_heads_up_triad, find_game
 from tests.tournaments.support import person
@@ -88,7 +88,7 @@ def table_engine(table: Table) -> Any:
 
 
 def table_state(table: Table) -> Any:
-    from games.snapshots import state_of
+    from games.core.snapshots import state_of
 
     record = GameRecord.objects.get(pk=table.record_id)
     return state_of(record)
@@ -338,7 +338,7 @@ class TestLog:
     def test_the_log_goes_on_from_the_last_version_as_a_full_replay_says_it(
         self, alice: User, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from games import narration, snapshots
+        from games.core import narration, snapshots
 
         config = {"players": 3, "hands": 3}
         seed, actions = find_game(TRIAD, config, lambda e, s, a: len(a) >= 30)
@@ -363,7 +363,8 @@ class TestLog:
     def test_the_process_that_stored_a_move_draws_it_without_a_read(self) -> None:
         from django.test.utils import CaptureQueriesContext
 
-        from games import move_path, snapshots, table_frames
+        from games.core import move_path, snapshots
+        from games.live import table_frames
 
         table, alice, bob = dealt_heads_up_triad()
         before = snapshots.of_table(snapshots.read_table(table.pk))
@@ -384,7 +385,7 @@ class TestLog:
     def test_a_snapshot_read_in_a_transaction_is_not_kept(self, alice: User) -> None:
         from django.db import transaction
 
-        from games import snapshots
+        from games.core import snapshots
 
         table = build_table(TRIAD, {"players": 2, "hands": 2}, {0: alice}, 5, [])
         with transaction.atomic():  # what it read might yet be rolled back

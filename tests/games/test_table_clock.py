@@ -10,10 +10,11 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import move_path, tables, turn_clocks
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
+from games.live import tables, turn_clocks
 from games.models import Action
-from games.snapshots import state_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 

@@ -12,10 +12,11 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from config.asgi import application
-from games import move_path, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
+from games.live import tables
 from games.models import Action, Table
-from games.snapshots import state_of
 from tests.games.table_moments import dealt_heads_up_triad
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -158,7 +159,7 @@ async def test_a_hidden_page_is_drawn_nothing_until_it_is_shown_then_the_table_a
     await act(table_id=table.pk, user=second, move="check", expected_version=1)
     for communicator in (spectator, player):
         assert await communicator.receive_nothing(timeout=0.5)
-    from games import stale_sockets
+    from games.live import stale_sockets
 
     assert await stale_sockets.check_once() == 0  # they know they are behind: not told again
     await spectator.send_to(text_data='{"page":"shown"}')
@@ -177,7 +178,7 @@ async def test_a_socket_that_missed_an_announcement_catches_up(
     async_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """LP-2: a lost announcement (the layer dropped it) leaves no page stale for long."""
-    from games import stale_sockets
+    from games.live import stale_sockets
 
     monkeypatch.setattr(stale_sockets, "CHECK_S", 0.5)
     table, alice, bob = await heads_up_table()

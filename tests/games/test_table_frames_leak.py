@@ -19,9 +19,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from config.asgi import application
-from games import move_path, tables
+from games.core import move_path
+from games.core.errors import StaleVersion
 from games.engine import get_engine
-from games.errors import StaleVersion
+from games.live import tables
 from games.models import GameRecord
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]

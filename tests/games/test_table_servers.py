@@ -15,10 +15,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from websockets.sync.client import ClientConnection, connect
 
-from games import tables
+from games.core.snapshots import state_of
 from games.engine import get_engine
+from games.live import tables
 from games.models import Action, Table
-from games.snapshots import state_of
 from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]

@@ -8,12 +8,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import move_path, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.engine.bots import bot_seed
+from games.live import tables
 from games.models import Action, GameRecord, Seat, Table
-from games.services import GameError, StaleVersion
-from games.snapshots import state_of
+from games.solitaire.services import GameError, StaleVersion
 from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db

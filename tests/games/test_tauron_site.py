@@ -11,10 +11,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import kinds, narration, replays
+from games import kinds
+from games.core import narration
 from games.engine import get_engine
 from games.engine.tauron import TauronView
 from games.models import Table
+from games.replays import replays
 from tests.games.test_replays import person, table_game
 from tournaments import services as tournament_services
 

@@ -17,11 +17,12 @@ from django_ratelimit import core as ratelimit_core
 
 from accounts.models import PROVISIONAL_GAMES, Rating, User
 from accounts.ratings import rate_game
-from config import api, api_urls
-from games import finishes, kinds
+from games import kinds
+from games.core import finishes
+from games.core.players import Player
 from games.models import DailyChallenge, GameRecord, Seat, Table
-from games.players import Player
-from games.selectors import hidden_from
+from games.stats.selectors import hidden_from
+from web import api, api_urls
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The site's two channel layers (config/channel_layer.py), against the real Redis.
+"""The site's two channel layers (web/channel_layer.py), against the real Redis.
 
 The pub/sub layer (the default) delivers at most once: what is published while a process's
 subscriber connection is down is lost. LP-2 holds all the same: once the subscriber is back,
@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 from redis.asyncio import Redis
 
-from config.channel_layer import GAP, RecoveringPubSubChannelLayer, WaitingRedisChannelLayer
 from config.settings.base import channel_layer_host
+from web.channel_layer import GAP, RecoveringPubSubChannelLayer, WaitingRedisChannelLayer
 
 NAME = "capstone-test-gap"
 

@@ -41,7 +41,7 @@ print(json.dumps({"debug": settings.DEBUG, "status": response.status_code, "body
 
 
 def dev_env(data_dir: Path, **overrides: str) -> dict[str, str]:
-    """What ``make run`` gives its processes (config/embedded.py), on a data folder of our own;
+    """What ``make run`` gives its processes (launcher/embedded.py), on a data folder of our own;
     DJANGO_DEBUG unset unless given."""
     env = {
         k: v

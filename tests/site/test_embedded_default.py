@@ -217,7 +217,7 @@ def test_a_killed_launcher_takes_its_children_with_it_and_its_redis_does_not_blo
     beat running (each in a session of its own), and the next start refused: "port 6390 is
     taken". Here the launcher finds a Redis of its data folder still running, as such a run
     left it, stops it and starts its own; killed, it leaves nothing behind."""
-    from config.embedded import redis_server_argv
+    from launcher.embedded import redis_server_argv
     from tests.stack import redis_binary
 
     port, redis_port = free_port(), free_port()
@@ -235,7 +235,7 @@ def test_a_killed_launcher_takes_its_children_with_it_and_its_redis_does_not_blo
         log = tmp_path / "run.log"
         with log.open("wb") as out:
             launcher = subprocess.Popen(
-                [str(BIN / "python"), "-m", "config.embedded", "--port", str(port), "--workers", "2"],
+                [str(BIN / "python"), "-m", "launcher.embedded", "--port", str(port), "--workers", "2"],
                 cwd=BASE_DIR,
                 env=env,
                 stdout=out,
@@ -272,7 +272,7 @@ def test_a_killed_launcher_takes_its_children_with_it_and_its_redis_does_not_blo
 def test_a_redis_of_another_folder_is_left_alone(tmp_path: Path) -> None:
     import redis
 
-    from config.embedded import redis_server_argv, stop_leftover_redis
+    from launcher.embedded import redis_server_argv, stop_leftover_redis
     from tests.stack import redis_binary
 
     port = free_port()
@@ -295,7 +295,7 @@ def test_a_redis_of_another_folder_is_left_alone(tmp_path: Path) -> None:
 def test_daphnes_are_not_started_on_a_port_something_listens_on(tmp_path: Path) -> None:
     """Each daphne's socket allows the port's reuse, so without this check a second site on
     the same port would silently take half of the first one's visitors."""
-    from config.embedded import Supervisor, start_daphne
+    from launcher.embedded import Supervisor, start_daphne
 
     supervisor = Supervisor(child_env())
     with socket.create_server(("127.0.0.1", 0)) as taken:

@@ -1,4 +1,4 @@
-"""The live table's Jinja2 environment (config/live_templates.py) keeps what its templates
+"""The live table's Jinja2 environment (games/live/live_templates.py) keeps what its templates
 relied on under Django's engine: escaping, empty missing names, Django's ISO dates."""
 
 from __future__ import annotations

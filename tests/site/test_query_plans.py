@@ -26,9 +26,10 @@ from django.db import connection
 from django.test import Client, override_settings
 
 from accounts.models import Rating, User
-from games import kinds, selectors
-from games.keysets import GameKey, RatingKey
+from games import kinds
 from games.models import DailyChallenge, GameRecord, Participation
+from games.stats import selectors
+from games.stats.keysets import GameKey, RatingKey
 from tests.query_plans import Plan, PlanReader, bulk_copies
 
 pytestmark = pytest.mark.django_db

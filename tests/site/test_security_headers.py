@@ -15,7 +15,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games import services, tables
+from games.live import tables
+from games.solitaire import services
 from tests.games.test_replays import finished_solitaire, table_game
 from tests.tournaments.test_services import schedule
 

@@ -13,8 +13,8 @@ from django.core import mail
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from config.rules_page import rules_html
 from games import kinds
+from web.rules_page import rules_html
 
 User = get_user_model()
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.consumers import NoticeConsumer
 from config.asgi import application
-from config.consumers import PingConsumer
+from web.consumers import PingConsumer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

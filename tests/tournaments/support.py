@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from games import move_path, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import TABLE_SEAT, get_engine
 from games.engine.bots import bot_seed
+from games.live import tables
 from games.models import GameRecord, Table
-from games.snapshots import state_of
 
 User = get_user_model()
 

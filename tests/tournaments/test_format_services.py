@@ -16,11 +16,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import move_path, tables
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.engine.bots import bot_seed
+from games.live import tables
 from games.models import GameRecord, SiteHeartbeat
-from games.snapshots import state_of
 from tests.at_once import at_once
 from tests.tournaments.support import person, play_out
 from tests.tournaments.test_services import finish_every_match, playing, schedule, seated

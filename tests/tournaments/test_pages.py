@@ -266,8 +266,8 @@ def test_an_htmx_poll_gets_the_body_alone_or_204_and_the_table_names_its_tournam
 
 
 def test_a_match_in_play_replays_only_as_spectators_see_it_even_to_its_players() -> None:
-    from games import replays
     from games.engine import get_engine
+    from games.replays import replays
 
     tournament, (ann, ben) = with_players(2)
     services.start_now(tournament_id=tournament.pk, user=ann)

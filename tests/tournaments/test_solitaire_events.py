@@ -15,12 +15,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Notice, User
-from games import services, solo_matches
+from games.core.errors import GameError
+from games.core.players import Player
 from games.engine import get_engine
 from games.engine.solver import solve
-from games.errors import GameError
 from games.models import GameRecord, SealedDeal, SoloMatch
-from games.players import Player
+from games.solitaire import services, solo_matches
 from tests.tournaments.support import person
 from tournaments import series as series_service
 from tournaments import services as tournament_services

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import move_path
+from games.core import move_path
+from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.models import GameRecord
-from games.snapshots import state_of
 from tests.games.test_outages import Site
 from tests.tournaments.support import person, play_out
 from tournaments import services

@@ -1,7 +1,7 @@
 """``manage.py create_daily_challenges``: deal today's and the next days' daily deals now.
 
 The beat task of the same name does this every hour; its first run comes an hour after
-beat starts, so ``make run`` (config/embedded.py) runs this once before the web server:
+beat starts, so ``make run`` (launcher/embedded.py) runs this once before the web server:
 a fresh site has today's deals from its first page. Idempotent, like the task.
 """
 

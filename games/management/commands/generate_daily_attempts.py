@@ -7,7 +7,7 @@ For each of the ``--days`` UTC days up to today and each solitaire game, makes t
 ranked attempts by existing people, chosen with the same skew as ``generate_rated_games``
 (a few play nearly every day, most now and then), with results, scores, moves and times
 drawn at random, their ``Participation`` rows and everyone's ``DailyStanding``, written as
-``games.finishes`` would. The attempts have no ``Action`` rows. Run it after
+``games.core.finishes`` would. The attempts have no ``Action`` rows. Run it after
 ``generate_rated_games``, which makes the people.
 """
 
@@ -24,10 +24,11 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 
 from accounts.models import User
-from games import daily_standings, kinds
+from games import kinds
 from games.engine import get_engine
 from games.management.bulk_rows import PARTICIPATION_FIELDS, RECORD_FIELDS, Row, next_id, write_rows
 from games.models import DailyChallenge, DailyStanding, GameRecord, Participation
+from games.stats import daily_standings
 
 ACTIVITY_SKEW = 2.0
 WIN_RATE = 0.3

@@ -1,0 +1,1 @@
+"""Live tables: seats and turns, clocks and outages, frames, sockets, pages."""

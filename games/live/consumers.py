@@ -1,0 +1,296 @@
+"""WebSockets of live tables and the lobby: thin, each frame goes to one service.
+
+The table's group carries only "the table changed, now at version v" (``TableChanged``);
+every connection then gets its own seat's view (a spectator's if it has no seat), drawn on
+the event loop from the version's snapshot when this process keeps it, else on the database
+thread, which reads it (``games.live.table_frames``): a card never reaches a socket that may not
+see it (LP-3). A move goes to ``games.core.move_path`` on the database thread, with the
+moves of this process's other sockets that queued meanwhile (``games.live.move_queue``), and
+its announcement comes back to be sent from the loop.
+
+Frames from the browser are htmx's ``ws-send`` JSON: ``{"action": "...", "version": "...",
+...}``, and table.js's word that the page was hidden or shown (``PAGE_STATES``): nothing is
+drawn for a page nobody sees.
+
+Every frame first passes the connection's rate limit (games.live.socket_limits): a frame past
+it gets a one-line notice and no database work, and a socket that keeps flooding is
+closed with 4429, so that one socket cannot slow the other tables (LP-1's clocks run on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+
+from accounts import notices
+from accounts.models import User
+from games.core import snapshots
+from games.core.announcements import LOBBY_GROUP, table_group
+from games.core.errors import GameError
+from games.core.move_path import SocketMove
+from games.core.snapshots import Snapshot
+from games.live import move_queue, stale_sockets
+from games.live.socket_limits import PLAYER, WATCHER, Rate, Spacing
+from games.live.table_frames import frame, render_lobby, render_table, started_snapshot
+from games.models import Seat, Table
+from web import safe_json
+from web.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
+
+MAX_FRAME = 4096
+LOBBY_SPACING_S = 0.3
+"""The lobby is drawn at most once per this many seconds, however many changes arrive."""
+
+# Swapped by htmx into the page's connection line (by id), outside the table: a refused
+# frame costs the server this string, not a render of the table.
+TOO_FAST = (
+    '<p id="connection-status" class="muted connection is-error" aria-live="polite" role="alert"'
+    ' data-testid="too-fast">Too many messages: that one was ignored and nothing was played.'
+    " Wait a moment.</p>"
+)
+# A spectator's page sends nothing; whatever its socket sends is answered without a look
+# at the game (the seat is known from the connection, kept up to date as seats change).
+WATCHING = (
+    '<p id="connection-status" class="muted connection is-error" aria-live="polite" role="alert"'
+    ' data-testid="watching">You are watching this table: only its players can move.</p>'
+)
+
+
+# What table.js sends when its page is hidden (another tab, a locked phone) and shown again:
+# a hidden page is drawn nothing, and gets the table as it stands when it is shown.
+PAGE_STATES = {'{"page":"hidden"}': False, '{"page":"shown"}': True}
+
+
+class Footing(NamedTuple):
+    """Where a socket stands at its table: its frame limit, and what its page would show."""
+
+    rate: Rate
+    """A player's if the person has a seat there, a spectator's otherwise."""
+    version: int | None
+    """The game's version; ``None`` while the table is open (its seats change without one)."""
+    game_id: int | None
+    seat: int | None
+    """The person's seat; ``None`` for a spectator."""
+
+
+def table_footing(table_id: int, user: User | None) -> Footing | None:
+    """``user``'s footing at the table; ``None`` if there is no such table."""
+    found = Table.objects.filter(pk=table_id).values_list("record__version", "record_id").first()
+    if found is None:
+        return None
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+        # The person is at the table their notices sent them to: those notices are done.
+        notices.settle(about=notices.about_table(table_id), user=user)
+    return Footing(WATCHER if seat is None else PLAYER, found[0], found[1], seat)
+
+
+def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
+    """The version and the seat (``None``: a spectator's) of the table the socket's page shows,
+    as table.js gives them in the socket's address (``?seen=7&me=1``); ``None`` if it does not
+    say, or says it in a way that cannot be read."""
+    try:
+        query = parse_qs(
+            query_string.decode("ascii"), keep_blank_values=True, strict_parsing=True, max_num_fields=4
+        )
+        me = query["me"][0]
+        return int(query["seen"][0]), int(me) if me else None
+    except (UnicodeDecodeError, ValueError, KeyError):
+        return None
+
+
+_reading: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Future[Snapshot | None]] = {}
+"""The reads of a table's snapshot under way, by loop and table."""
+
+
+async def snapshot_at(table_id: int, game_id: int | None, version: int) -> Snapshot | None:
+    """The started table at ``version`` or later: its snapshot kept here, else read on the
+    database thread, once for all of this process's sockets at the table that ask meanwhile;
+    ``None`` for an open table."""
+    kept = None if game_id is None else snapshots.find(game_id, version)
+    if kept is not None:
+        return kept
+    for _ in range(2):  # a read that set out before the version committed may be older
+        key = (asyncio.get_running_loop(), table_id)
+        reading = _reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(database_sync_to_async(started_snapshot)(table_id))
+            _reading[key] = reading
+            reading.add_done_callback(partial(_read, key))
+        # Shielded: a socket that closes while it waits must not cancel what the others wait for.
+        found = await asyncio.shield(reading)
+        if found is None or found.version >= version:
+            return found
+    return found
+
+
+def _read(key: tuple[asyncio.AbstractEventLoop, int], _: object) -> None:
+    _reading.pop(key, None)
+
+
+class TableConsumer(FrameLimitedConsumer):
+    too_fast = TOO_FAST
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.sent_version: int | None = None
+        self.game_id: int | None = None
+        self.last_error: tuple[int, str, str] | None = None
+        self.hidden = False
+        self.missed = False
+        self.limiter = frame_limiter(self.scope, WATCHER)
+        await self.accept()
+        # Joined before the table is read: a move made after the read is announced here.
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
+        if footing is None:
+            await self.close(code=4404)
+            return
+        frame_limiter(self.scope, footing.rate, self.limiter)
+        self.game_id = footing.game_id
+        stale_sockets.watch(self)
+        shown = page_shows(self.scope.get("query_string", b""))
+        if footing.version is not None and shown == (footing.version, footing.seat):
+            # The page shows the table as it stands (a page just loaded, or one whose socket
+            # came back while nothing moved): a frame would only replace it with the same, and
+            # a click made while it was swapped in could be lost.
+            self.sent_version = footing.version
+            return
+        await self.send_table()
+
+    async def disconnect(self, code: int) -> None:
+        # LP-2: leaving ends nothing; the seat keeps its clock and the game goes on.
+        stale_sockets.forget(self)
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        page = PAGE_STATES.get(text_data or "")
+        if page is not None:
+            await self.page_shown() if page else self.page_hidden()
+            return
+        if self.limiter.rate is not PLAYER:  # a spectator's socket
+            await self.send(text_data=WATCHING)
+            return
+        try:
+            if text_data is None or len(text_data) > MAX_FRAME:
+                raise ValueError("frames are JSON text of at most 4 KB")
+            message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
+            if not isinstance(message, dict):
+                raise ValueError("frames are JSON objects")
+            if not isinstance(message.get("action"), str):
+                raise ValueError("a move names its action")
+            version = int(message["version"])
+        except (ValueError, KeyError, TypeError) as exc:
+            await self.send_table(error=f"That message could not be read ({exc}); nothing was played.")
+            return
+        move = move_queue.play(SocketMove(self.table_id, self.person, message, version, self.game_id))
+        try:
+            # Shielded: a socket that closes while its move is stored leaves it to be played,
+            # and announced.
+            await asyncio.shield(move)
+        except GameError as exc:
+            await self.send_table(error=str(exc))
+
+    def page_hidden(self) -> None:
+        self.hidden = True
+
+    async def page_shown(self) -> None:
+        """The page is in sight again: if a change came while it was hidden, it gets the
+        table as it stands now (one render, however many moves it missed)."""
+        self.hidden = False
+        if self.missed:
+            self.missed = False
+            await self.send_table()
+
+    async def layer_gap(self, event: dict[str, Any]) -> None:
+        """Announcements may have been lost (web/channel_layer.py): the table as it stands."""
+        await self.table_changed({"version": None})
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        version, game_id = event.get("version"), event.get("game")
+        if isinstance(game_id, int):
+            self.game_id = game_id
+        if version is None:
+            # Seats changed (announced without a version): whoever is here may have sat down or left.
+            footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
+            if footing is not None:
+                frame_limiter(self.scope, footing.rate, self.limiter)
+        elif self.sent_version is not None and version <= self.sent_version:
+            return  # this socket already shows that version or a later one
+        if self.hidden:
+            self.missed = True  # drawn when the page is shown again
+            return
+        await self.send_table(version=version)
+
+    async def send_table(self, error: str = "", version: int | None = None) -> None:
+        # The same refusal again (a client repeating a stale or illegal frame, within its
+        # limit) gets the frame already drawn for it: no render, whatever it repeats.
+        if error and self.last_error is not None and self.last_error[:2] == (self.sent_version, error):
+            await self.send(text_data=self.last_error[2])
+            return
+        try:
+            kept = (
+                None if version is None or error else await snapshot_at(self.table_id, self.game_id, version)
+            )
+            if kept is not None:
+                html, version = frame(kept, self.person), kept.version
+            else:
+                html, version = await database_sync_to_async(render_table)(self.table_id, self.person, error)
+        except Table.DoesNotExist:
+            # Gone while this socket was open (only a test database is emptied under one):
+            # closed as a socket for no table is at connect.
+            await self.close(code=4404)
+            return
+        self.sent_version = version
+        # Only a started table's: an open one's seats change without a new version.
+        self.last_error = (version, error, html) if error and version is not None else None
+        await self.send(text_data=html)
+
+
+class LobbyConsumer(FrameLimitedConsumer):
+    """The lobby's list of tables, drawn again when one changes (or a frame asks): at most
+    once per ``LOBBY_SPACING_S``, and always once more after the last change."""
+
+    too_fast = TOO_FAST
+
+    async def connect(self) -> None:
+        self.limiter = frame_limiter(self.scope, WATCHER)
+        self.spacing = Spacing(LOBBY_SPACING_S)
+        self.stale = False
+        self.drawing: asyncio.Task[None] | None = None
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.drawing is not None:
+            self.drawing.cancel()
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.refresh()  # any frame asks for a fresh list; what it says does not matter
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        self.refresh()
+
+    async def layer_gap(self, event: dict[str, Any]) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Ask for a drawing of the list as it stands; one already waiting will do."""
+        self.stale = True
+        if self.drawing is None or self.drawing.done():
+            self.drawing = asyncio.create_task(self.draw_while_stale())
+
+    async def draw_while_stale(self) -> None:
+        # A change that arrives while the list is read sets ``stale`` again, so the loop
+        # draws once more after it: the last change is never lost.
+        loop = asyncio.get_running_loop()
+        while self.stale:
+            await asyncio.sleep(self.spacing.wait(loop.time()))
+            self.stale = False
+            self.spacing.mark(loop.time())
+            await self.send(text_data=await database_sync_to_async(render_lobby)())

@@ -1,0 +1,70 @@
+"""A live table's frames (its live part as HTML for one viewer) and the lobby's list.
+
+A started table's frame depends only on its version and the viewer's seat: it is drawn once
+per seat from the version's snapshot (``games.core.snapshots``), for every socket of that seat
+(and every spectator) in this process. Drawing from a snapshot reads nothing, so a socket's
+consumer draws on the event loop when the snapshot is kept (``frame``), and on the database
+thread otherwise (``render_table``, which reads it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from games.core import snapshots
+from games.core.snapshots import Snapshot
+from games.live.live_templates import live_template
+from games.live.table_presenter import my_seat, table_context
+from games.models import Seat, Table
+
+
+def _render(context: dict[str, Any], user: User | None) -> str:
+    context["user"] = user
+    return live_template("games/partials/table_live.html").render(context)
+
+
+def frame(snapshot: Snapshot, user: User | None) -> str:
+    """``user``'s frame of a started table at the snapshot's version; reads nothing."""
+    assert snapshot.table is not None
+    key = ("frame", my_seat(snapshot.seats, user))
+    html: str | None = snapshot.memo.get(key)
+    if html is None:
+        html = _render(table_context(snapshot.table, user, snapshot=snapshot), user)
+        snapshot.memo[key] = html
+    return html
+
+
+def started_snapshot(table_id: int) -> Snapshot | None:
+    """The started table's snapshot as it stands (``None`` while it is open); reads."""
+    table = snapshots.read_table(table_id)
+    return None if table.record is None else snapshots.of_table(table)
+
+
+def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str, int | None]:
+    """The table's live part as HTML for one person as it stands now, and the game version it
+    shows (``None`` while the table is open); ``Table.DoesNotExist`` if it is gone."""
+    table = snapshots.read_table(table_id)
+    if table.record is None:
+        return _render(table_context(table, user, error), user), None
+    snapshot = snapshots.of_table(table)
+    if error:
+        return _render(table_context(table, user, error, snapshot=snapshot), user), snapshot.version
+    return frame(snapshot, user), snapshot.version
+
+
+def lobby_tables() -> dict[str, list[Table]]:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    recent = Table.objects.prefetch_related(seats).order_by("-created_at")
+    live = recent.filter(status=Table.Status.PLAYING).select_related("tournament_game__match__tournament")
+    return {
+        "open_tables": list(recent.filter(status=Table.Status.OPEN)[:50]),
+        "live_tables": list(live[:50]),
+    }
+
+
+def render_lobby() -> str:
+    return render_to_string("games/partials/lobby_tables.html", lobby_tables())

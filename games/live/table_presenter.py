@@ -1,0 +1,302 @@
+"""What a live table looks like to one person: the template context.
+
+Everything about cards comes from ``engine.view(state, seat)`` for the person's own seat,
+or ``seat=None`` for a spectator: the templates never see a state. A started table's context
+comes from its snapshot (``games.core.snapshots``), and needs no read; what every viewer of a
+version sees alike is worked out once, in the snapshot. The game's own part comes from its
+spec (``games.kinds``); rendering is ``table_frames``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from accounts.models import User
+from games import kinds
+from games.core import snapshots
+from games.core.snapshots import Snapshot
+from games.engine import TABLE_SEAT
+from games.kinds.spec import TableSpec
+from games.kinds.triad import place_of
+from games.kinds.words import ordinal, plural
+from games.live.table_log import log_section
+from games.models import Seat, Table
+
+
+def _names_list(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
+    """The result of a finished table: the winner and each seat's place and chips or score,
+    best first, and why the winner won when the totals alone do not say (a level score
+    settled by a place tie-replay)."""
+    totals = outcome.get("chips") or outcome.get("scores") or []
+    names = {seat.number: seat.name for seat in seats}
+    places = outcome.get("places") or []
+    order = [n for n in outcome.get("ranking") or [] if n in names] or sorted(names)
+    order += [n for n in sorted(names) if n not in order]
+    winner = outcome.get("winner")
+    if "chips" in outcome:
+        unit, one = "chips", "chip"
+    elif outcome.get("scoring") == "basic":
+        unit, one = "hands won", "hand won"
+    else:
+        unit, one = "points", "point"
+    note = ""
+    if winner is not None and winner < len(totals):
+        level = [
+            names[n] for n in sorted(names) if n != winner and n < len(totals) and totals[n] == totals[winner]
+        ]
+        if level:
+            tied = _names_list(level)
+            note = f"level on {unit} with {tied}, {names[winner]} won the tie-replay for first place"
+    if outcome.get("forfeit") is not None and outcome["forfeit"] in names:
+        note = f"{names[outcome['forfeit']]} lost by forfeit"
+    return {
+        "winner": names.get(winner) if winner is not None else None,
+        "rows": [
+            {
+                "name": names[n],
+                "total": totals[n] if n < len(totals) else None,
+                "amount": (f"{totals[n]} {one if totals[n] == 1 else unit}" if n < len(totals) else ""),
+                "place": ordinal(places[n]) if n < len(places) and places[n] else "",
+            }
+            for n in order
+        ],
+        "unit": unit,
+        "note": note,
+    }
+
+
+def _tie_words(view: Any, names: dict[int, str]) -> tuple[str, str]:
+    """Who is tied and what for, in a chips game's tie: ``("Bot 2 and ann", "2nd place")``,
+    or ``("", "")`` where the view names no tied seats (a game that ended level)."""
+    tied = [names.get(seat, f"Seat {seat + 1}") for seat in getattr(view, "tied", ()) or ()]
+    if not tied:
+        return "", ""
+    deal = view.deal if view.phase not in ("tie-replay", "place-tie") else view.phase
+    if deal == "place-tie":
+        return _names_list(tied), f"{ordinal(place_of(view.places, view.tied))} place"
+    pot = getattr(view, "held_pot", 0) or getattr(view, "pot", 0)
+    return _names_list(tied), f"the held pot of {pot}" if pot else "the pot"
+
+
+def _tie_context(view: Any, seats: Sequence[Seat], info: TableSpec) -> dict[str, str]:
+    """What the page says of a tie: ``tie_note`` while the table is about to deal the
+    replay, ``replay_note`` while the replay is played."""
+    names = {seat.number: seat.name for seat in seats}
+    who, what = _tie_words(view, names)
+    phase, word = getattr(view, "phase", ""), info.tie_replay_word
+    if phase in ("tie-replay", "place-tie"):
+        if who:
+            return {"tie_note": f"Tie: {who} are level for {what}. They play a replay {word} for it"}
+        return {"tie_note": f"Tie: the {word} ended level. A replay {word} decides it"}
+    if who and getattr(view, "deal", "hand") != "hand":
+        return {"replay_note": f"Replay {word}: {who} play for {what}"}
+    return {}
+
+
+def _last_hand(view: Any, seats: Sequence[Seat]) -> str:
+    """A chips game's last finished deal in one sentence, ties and tie-replays named."""
+    result = getattr(view, "last_result", None)
+    if result is None or not hasattr(result, "winners"):
+        return ""
+    names = {seat.number: seat.name for seat in seats}
+    winners = _names_list([names.get(seat, f"Seat {seat + 1}") for seat in result.winners])
+    if result.deal == "place-tie":
+        if result.tie:
+            return f"Last hand (a replay for a place): {winners} tied again, so they play another"
+        return f"Last hand (a replay for a place): {winners} won it and ranks above the others level on chips"
+    if result.tie:
+        held = view.held_pot or result.pot
+        return f"Last hand: {winners} tied, so the pot of {held} is held for a replay hand"
+    what = "the held pot" if result.deal == "tie-replay" else "the pot"
+    head = "Last hand (the tie replay)" if result.deal == "tie-replay" else "Last hand"
+    unseen = ", everyone else folded" if result.unseen else ""
+    return f"{head}: {winners} won {what} of {plural(result.pot, 'chip')}{unseen}"
+
+
+def _caption(cards: list[dict[str, Any]]) -> None:
+    """A short caption under each face-up card, read at a glance ("Green 2", "Capstone"):
+    the picture's own corner letters are too small on a phone."""
+    for card in cards:
+        label, code = card.get("label", ""), card.get("card", "")
+        if not code:
+            card["short"] = ""
+            continue
+        colour, _, _ = label.partition(",")
+        digits = "".join(ch for ch in code if ch.isdigit())
+        card["short"] = f"{colour.removeprefix('The ')} {digits}".strip()
+
+
+def _showdown(view: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """A game of paired hands (Pyramid Poker): who won each pair at the last showdown."""
+    result = getattr(view, "last_result", None)
+    pairs = getattr(result, "pairs", None)
+    if result is None or pairs is None:
+        return []
+    names = {seat.number: seat.name for seat in seats}
+    rows = []
+    for k, pair in enumerate(pairs):
+        hands = [
+            {
+                "name": names.get(seat, f"Seat {seat + 1}"),
+                "hand": result.hands[seat][k].name or "",
+                "won": pair == seat,
+            }
+            for seat in range(len(result.hands))
+        ]
+        winner = "Drawn" if pair is None else f"{names.get(pair, f'Seat {pair + 1}')} wins"
+        rows.append({"number": k + 1, "hands": hands, "winner": winner})
+    return rows
+
+
+def _phase_name(spec: TableSpec, view: Any, seats: Sequence[Seat]) -> str:
+    """The phase as the replay's standing words it ("Place tie replay next"), never an engine id."""
+    names = [seat.name for seat in seats]
+    row = next((row for row in spec.standing(view, names) if row["label"] == "Phase"), None)
+    return str(row["value"]) if row else ""
+
+
+def my_seat(seats: list[Seat], user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
+
+
+def table_context(
+    table: Table, user: User | None, error: str = "", *, snapshot: Snapshot | None = None
+) -> dict[str, Any]:
+    """The table page's context for ``user``: a started table's from its ``snapshot`` (built
+    from ``table`` if not given: that reads), an open table's from its seats (read)."""
+    if table.record is not None and snapshot is None:
+        snapshot = snapshots.of_table(table)
+    if snapshot is not None:
+        assert snapshot.table is not None
+        table, seats = snapshot.table, snapshot.seats
+    else:
+        seats = snapshots.read_seats(table)
+    me = my_seat(seats, user)
+    spec = kinds.get_table_game(table.game)
+    context: dict[str, Any] = {
+        "table": table,
+        "info": spec,
+        "seats": seats,
+        "me": me,
+        "error": error,
+        "is_open": table.status == Table.Status.OPEN,
+        "can_start": me is not None and all(s.taken for s in seats),
+        "has_empty_seat": any(not s.taken for s in seats),
+        "user_seated": me is not None,
+        "version": None,
+        "view": None,
+        "log_section": "",
+        "tournament": None,
+    }
+    if snapshot is None:
+        context["announce"] = _seating_announcement(seats, me)
+        return context
+    record, state = snapshot.record, snapshot.state
+    engine = spec.engine
+    view = snapshots.spectators_view(snapshot) if me is None else engine.view(state, me)
+    to_act = engine.current_player(state)
+    page, area = _public_parts(spec, snapshot, to_act)
+    context.update(
+        record=record,
+        version=record.version,
+        deadline=record.turn_deadline,
+        tournament=snapshot.tournament,
+        **page,
+        **game_area(spec, view, seats, me, to_act, version=record.version, public=area),
+    )
+    context["announce"] = _game_announcement(context, seats)
+    return context
+
+
+def _public_parts(
+    spec: TableSpec, snapshot: Snapshot, to_act: int | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a table's page shows alike to its seats and its spectators at the snapshot's
+    version, worked out once for them all: the page's part, and the game's (``public_area``
+    of the spectators' view: it reads only what every viewer sees, LP-3)."""
+    parts: tuple[dict[str, Any], dict[str, Any]] | None = snapshot.memo.get("public")
+    if parts is None:
+        seats, record = snapshot.seats, snapshot.record
+        page = {
+            "rating_rows": snapshot.rating_rows,
+            "final": _final_rows(seats, record.outcome or {}) if record.is_over else None,
+            "log_section": log_section(snapshot),
+            "bot_to_act": any(seat.number == to_act and seat.is_bot for seat in seats),
+        }
+        parts = page, public_area(spec, snapshots.spectators_view(snapshot), seats)
+        snapshot.memo["public"] = parts
+    return parts
+
+
+def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
+    """What a screen reader hears when an open table's seats change."""
+    taken = [f"{seat.name} in seat {seat.number + 1}" for seat in seats if seat.taken]
+    free = sum(not seat.taken for seat in seats)
+    said = f"Seated: {_names_list(taken)}." if taken else "No one is seated."
+    return said + (f" {plural(free, 'seat')} free." if free else " Every seat is taken: the game may start.")
+
+
+def _game_announcement(context: dict[str, Any], seats: Sequence[Seat]) -> str:
+    """The turn in a sentence, for the live region after the newest moves."""
+    if context["final"] is not None:
+        final = context["final"]
+        return f"Game over. {final['winner']} wins." if final["winner"] else "Game over."
+    if context.get("tie_note"):
+        return str(context["tie_note"]) + "."
+    if context["my_turn"]:
+        return "Your turn."
+    name = next((seat.name for seat in seats if seat.number == context["to_act"]), "")
+    return f"{name} to play." if name else ""
+
+
+def game_area(
+    spec: TableSpec,
+    view: Any,
+    seats: Sequence[Any],
+    me: int | None,
+    to_act: int | None,
+    *,
+    live: bool = True,
+    version: int = 0,
+    public: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What a table game's template draws from one view (a seat's, a spectator's, or, in a
+    finished game's replay, the whole state's); ``live=False`` shows no controls, and live ones
+    send back ``version`` with a move. ``public`` is ``public_area`` of the same moment, if the
+    caller keeps it."""
+    area: dict[str, Any] = {
+        "view": view,
+        "to_act": to_act,
+        "table_turn": to_act == TABLE_SEAT,
+        "my_turn": live and me is not None and to_act == me,
+        **spec.game_area(view, seats, me, to_act, live=live, version=version),
+    }
+    for row in area.get("seat_rows") or ():
+        # The view keeps one count per draw; the seat shows the cards thrown in them all.
+        row["discarded_count"] = sum(getattr(row["state"], "discarded", None) or ())
+        _caption(row["cards"])
+    _caption(area.get("my_cards") or [])
+    _caption(area.get("board") or [])
+    for shown in area.get("last_shown") or ():
+        _caption(shown["cards"])
+    area.update(public_area(spec, view, seats) if public is None else public)
+    return area
+
+
+def public_area(spec: TableSpec, view: Any, seats: Sequence[Any]) -> dict[str, Any]:
+    """The words of the game's part that every viewer reads alike (the phase, the last
+    showdown or hand, a tie), and the parts of its template drawn from them once for all."""
+    words = {
+        "showdown": _showdown(view, seats),
+        "phase_name": _phase_name(spec, view, seats),
+        "last_hand": _last_hand(view, seats),
+        **_tie_context(view, seats, spec),
+    }
+    return {**words, **spec.public_html(view, seats, words)}

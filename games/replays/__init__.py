@@ -1,0 +1,1 @@
+"""Replays of any game, their pages, downloads and imports."""

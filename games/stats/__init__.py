@@ -1,0 +1,1 @@
+"""Reads for boards, profiles and lists: leaderboards, streaks, ranks, a person's games."""
