@@ -162,15 +162,15 @@ def _committed(decided: Decided, outbox: Outbox | None) -> None:
 
 
 def _snapshot_after(decided: Decided) -> Snapshot:
-    table = decided.table
+    table, record = decided.table, copy.copy(decided.record)  # the caller's copy may change
     if table is None:
-        return Snapshot(decided.record, decided.state)
+        return Snapshot(record, decided.state)
     moved = copy.copy(table)
-    moved.record = decided.record
+    moved.record = record
     if decided.finished:
         moved.status = Table.Status.FINISHED
     row = (decided.text, decided.timed_out)
-    return snapshots.following(decided.before, moved, decided.record, [row], [decided.state])
+    return snapshots.following(decided.before, moved, record, [row], [decided.state])
 
 
 def _store_decided(decided: Decided, outbox: Outbox | None) -> None:

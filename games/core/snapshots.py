@@ -14,6 +14,7 @@ a snapshot found here (``find``), or on the thread when there is none.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -92,9 +93,9 @@ class _Cache:
     def keep(self, snapshot: Snapshot) -> None:
         game_id, version = snapshot.record.pk, snapshot.version
         with self._lock:
-            # A richer snapshot (a table's) replaces a state alone; never the other way round.
+            # A table's snapshot is never replaced by a state alone of the same version.
             kept = self._entries.get((game_id, version))
-            if kept is None or (kept.table is None and snapshot.table is not None):
+            if kept is None or kept.table is None or snapshot.table is not None:
                 self._entries[(game_id, version)] = snapshot
             self._entries.move_to_end((game_id, version))
             if self._newest.get(game_id, -1) < version:
@@ -182,7 +183,15 @@ def of_table(table: Table) -> Snapshot:
     assert record is not None, "an open table has no game yet"
     kept = find(record.pk, record.version)
     if kept is not None and kept.table is not None:
-        return kept
+        if kept.record.clock_task_at == record.clock_task_at:
+            return kept
+        # The same moment, but a clock task was sent since (``turn_clocks.rearm``), which
+        # changes the row without a new version: the row as it is now, or a move's
+        # compare-and-set would miss it again and again.
+        snapshot = dataclasses.replace(kept, table=table, record=record, memo={})
+        if not transaction.get_connection().in_atomic_block:
+            keep(snapshot)
+        return snapshot
     newest = _cache.newest(record.pk)
     if newest is None or newest.table is None or newest.record.action_count > record.action_count:
         snapshot = _from_the_deal(table, record)

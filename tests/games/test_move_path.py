@@ -5,6 +5,7 @@ whichever database, and its announcement carries the version and nothing hidden.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import threading
 from collections.abc import Iterator
@@ -77,8 +78,9 @@ def test_a_clock_task_sent_since_the_snapshot_does_not_refuse_the_move() -> None
     compare-and-set misses, the row is read once again, and the move is stored once."""
     table, alice, bob = dealt_heads_up_triad()
     mover, move, at_zero = _turn(table.pk, alice, bob)
-    later = at_zero.record.turn_deadline
-    GameRecord.objects.filter(pk=table.record_id).update(clock_task_at=later)
+    sent = at_zero.record.clock_task_at
+    assert sent is not None
+    GameRecord.objects.filter(pk=table.record_id).update(clock_task_at=sent + dt.timedelta(seconds=1))
     moved = move_path.play_at_table(
         table_id=table.pk, user=mover, move=move, expected_version=0, game_id=table.record_id
     )
