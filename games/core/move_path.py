@@ -198,7 +198,7 @@ def table_now(table_id: int) -> Snapshot:
     return snapshots.of_table(table)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SocketMove:
     """A person's move at a table, made from ``expected_version`` (``None``: as the table
     stands). ``game_id``, if the caller knows it, finds the snapshot without a read."""

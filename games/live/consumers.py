@@ -20,7 +20,6 @@ closed with 4429, so that one socket cannot slow the other tables (LP-1's clocks
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
@@ -35,7 +34,8 @@ from games.core.move_path import SocketMove
 from games.core.snapshots import Snapshot
 from games.live import move_queue, stale_sockets
 from games.live.socket_limits import PLAYER, WATCHER, Rate, Spacing
-from games.live.table_frames import frame, render_lobby, render_table, started_snapshot
+from games.live.table_frames import frame, render_lobby, render_table, started_snapshots
+from games.live.thread_batches import ThreadBatches
 from games.models import Seat, Table
 from web import safe_json
 from web.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
@@ -103,33 +103,32 @@ def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
         return None
 
 
-_reading: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Future[Snapshot | None]] = {}
-"""The reads of a table's snapshot under way, by loop and table."""
+READS = 16
+"""The most tables one call reads."""
+
+
+async def _read(table_ids: list[int]) -> list[Snapshot | Exception | None]:
+    return await database_sync_to_async(started_snapshots)(table_ids)
+
+
+_reads: ThreadBatches[int, Snapshot | None] = ThreadBatches(_read, READS)
+"""The reads of tables' snapshots for this process's sockets: those asked while one call
+reads go together in the next, and a table asked twice meanwhile is read once."""
 
 
 async def snapshot_at(table_id: int, game_id: int | None, version: int) -> Snapshot | None:
     """The started table at ``version`` or later: its snapshot kept here, else read on the
-    database thread, once for all of this process's sockets at the table that ask meanwhile;
-    ``None`` for an open table."""
+    database thread (``_reads``); ``None`` for an open table."""
     kept = None if game_id is None else snapshots.find(game_id, version)
     if kept is not None:
         return kept
+    found = None
     for _ in range(2):  # a read that set out before the version committed may be older
-        key = (asyncio.get_running_loop(), table_id)
-        reading = _reading.get(key)
-        if reading is None:
-            reading = asyncio.ensure_future(database_sync_to_async(started_snapshot)(table_id))
-            _reading[key] = reading
-            reading.add_done_callback(partial(_read, key))
         # Shielded: a socket that closes while it waits must not cancel what the others wait for.
-        found = await asyncio.shield(reading)
+        found = await asyncio.shield(_reads.submit(table_id))
         if found is None or found.version >= version:
             return found
     return found
-
-
-def _read(key: tuple[asyncio.AbstractEventLoop, int], _: object) -> None:
-    _reading.pop(key, None)
 
 
 class TableConsumer(FrameLimitedConsumer):

@@ -9,6 +9,7 @@ thread otherwise (``render_table``, which reads it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Prefetch
@@ -38,10 +39,21 @@ def frame(snapshot: Snapshot, user: User | None) -> str:
     return html
 
 
-def started_snapshot(table_id: int) -> Snapshot | None:
-    """The started table's snapshot as it stands (``None`` while it is open); reads."""
-    table = snapshots.read_table(table_id)
-    return None if table.record is None else snapshots.of_table(table)
+def started_snapshots(table_ids: Sequence[int]) -> list[Snapshot | Exception | None]:
+    """Each table's snapshot as it stands (``None`` while it is open, ``Table.DoesNotExist``
+    if it is gone), the tables read in one query."""
+    found = {table.pk: table for table in Table.objects.select_related("record").filter(pk__in=table_ids)}
+    drawn: list[Snapshot | Exception | None] = []
+    for table_id in table_ids:
+        table = found.get(table_id)
+        if table is None:
+            drawn.append(Table.DoesNotExist(f"no table {table_id}"))
+            continue
+        try:
+            drawn.append(None if table.record is None else snapshots.of_table(table))
+        except Exception as exc:  # one table's failure is its own sockets' only
+            drawn.append(exc)
+    return drawn
 
 
 def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str, int | None]:
