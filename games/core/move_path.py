@@ -35,7 +35,7 @@ from games.core.errors import GameError, StaleVersion
 from games.core.snapshots import Snapshot
 from games.engine import get_engine
 from games.live import turn_clocks
-from games.models import Action, GameRecord, Table
+from games.models import Action, GameRecord, Seat, Table
 
 logger = logging.getLogger(__name__)
 
@@ -181,10 +181,11 @@ def _store_decided(decided: Decided, outbox: Outbox | None) -> None:
 # Tables
 
 
-def seat_of(snapshot: Snapshot, user: User | None) -> int | None:
+def seat_of(seats: Sequence[Seat], user: User | None) -> int | None:
+    """``user``'s seat at a table, ``None`` for a spectator (anonymous or not seated)."""
     if user is None or not user.is_authenticated:
         return None
-    return next((seat.number for seat in snapshot.seats if seat.user_id == user.pk), None)
+    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
 
 
 def table_now(table_id: int) -> Snapshot:
@@ -261,7 +262,7 @@ def _decide_at_table(move: SocketMove, fresh: bool) -> Decided:
         before = table_now(move.table_id)
     if move.expected_version is not None and before.version != move.expected_version:
         raise StaleVersion(TABLE_STALE)
-    seat = seat_of(before, move.user)
+    seat = seat_of(before.seats, move.user)
     if seat is None:
         raise GameError("You are watching this table: only its players can move.")
     return decide(before, seat, move.move)

@@ -127,10 +127,16 @@ def state_of(record: GameRecord) -> Any:
     if kept is not None:
         return kept.state
     state = _rebuilt(record)
-    if not transaction.get_connection().in_atomic_block:
-        # A copy: the caller's row may change under it (``refresh_from_db``), the kept one never.
-        keep(Snapshot(copy.copy(record), state))
+    # A copy: the caller's row may change under it (``refresh_from_db``), the kept one never.
+    _keep_committed(Snapshot(copy.copy(record), state))
     return state
+
+
+def _keep_committed(snapshot: Snapshot) -> None:
+    """Kept only if read outside a transaction: inside one, what was read may yet be rolled
+    back, and another version of the same number would then find it."""
+    if not transaction.get_connection().in_atomic_block:
+        keep(snapshot)
 
 
 def _rebuilt(record: GameRecord) -> Any:
@@ -189,8 +195,7 @@ def of_table(table: Table) -> Snapshot:
         # changes the row without a new version: the row as it is now, or a move's
         # compare-and-set would miss it again and again.
         snapshot = dataclasses.replace(kept, table=table, record=record, memo={})
-        if not transaction.get_connection().in_atomic_block:
-            keep(snapshot)
+        _keep_committed(snapshot)
         return snapshot
     newest = _cache.newest(record.pk)
     if newest is None or newest.table is None or newest.record.action_count > record.action_count:
@@ -198,8 +203,7 @@ def of_table(table: Table) -> Snapshot:
     else:
         rows = _actions(record, newest.record.action_count)
         snapshot = following(newest, table, record, rows)
-    if not transaction.get_connection().in_atomic_block:
-        keep(snapshot)
+    _keep_committed(snapshot)
     return snapshot
 
 

@@ -17,9 +17,10 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 from games.core import snapshots
+from games.core.move_path import seat_of
 from games.core.snapshots import Snapshot
 from games.live.live_templates import live_template
-from games.live.table_presenter import my_seat, table_context
+from games.live.table_presenter import table_context
 from games.models import Seat, Table
 
 
@@ -31,7 +32,7 @@ def _render(context: dict[str, Any], user: User | None) -> str:
 def frame(snapshot: Snapshot, user: User | None) -> str:
     """``user``'s frame of a started table at the snapshot's version; reads nothing."""
     assert snapshot.table is not None
-    key = ("frame", my_seat(snapshot.seats, user))
+    key = ("frame", seat_of(snapshot.seats, user))
     html: str | None = snapshot.memo.get(key)
     if html is None:
         html = _render(table_context(snapshot.table, user, snapshot=snapshot), user)

@@ -15,6 +15,7 @@ from typing import Any
 from accounts.models import User
 from games import kinds
 from games.core import snapshots
+from games.core.move_path import seat_of
 from games.core.snapshots import Snapshot
 from games.engine import TABLE_SEAT
 from games.kinds.spec import TableSpec
@@ -160,12 +161,6 @@ def _phase_name(spec: TableSpec, view: Any, seats: Sequence[Seat]) -> str:
     return str(row["value"]) if row else ""
 
 
-def my_seat(seats: list[Seat], user: User | None) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return next((seat.number for seat in seats if seat.user_id == user.pk), None)
-
-
 def table_context(
     table: Table, user: User | None, error: str = "", *, snapshot: Snapshot | None = None
 ) -> dict[str, Any]:
@@ -178,7 +173,7 @@ def table_context(
         table, seats = snapshot.table, snapshot.seats
     else:
         seats = snapshots.read_seats(table)
-    me = my_seat(seats, user)
+    me = seat_of(seats, user)
     spec = kinds.get_table_game(table.game)
     context: dict[str, Any] = {
         "table": table,

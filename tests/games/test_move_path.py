@@ -36,7 +36,7 @@ def alice() -> User:
 def _turn(table_id: int, alice: User, bob: User) -> tuple[User, str, snapshots.Snapshot]:
     now = move_path.table_now(table_id)
     seat = get_engine("triad").current_player(now.state)
-    mover = alice if move_path.seat_of(now, alice) == seat else bob
+    mover = alice if move_path.seat_of(now.seats, alice) == seat else bob
     return mover, str(get_engine("triad").legal_actions(now.state)[0]), now
 
 
@@ -211,7 +211,7 @@ async def test_moves_queued_together_are_stored_in_one_batch_each_with_its_own_o
     dealt = await sync_to_async(dealt_triad_tables)(3)
     turns = [await sync_to_async(move_path.table_now)(pk) for pk, _, _ in dealt]
     movers = [
-        first if move_path.seat_of(now, first) == now.state.to_act else second
+        first if move_path.seat_of(now.seats, first) == now.state.to_act else second
         for (_, first, second), now in zip(dealt, turns, strict=True)
     ]
     batches: list[int] = []

@@ -370,7 +370,7 @@ class TestLog:
         before = snapshots.of_table(snapshots.read_table(table.pk))
         mover = (
             alice
-            if move_path.seat_of(before, alice) == table_engine(table).current_player(before.state)
+            if move_path.seat_of(before.seats, alice) == table_engine(table).current_player(before.state)
             else bob
         )
         move = str(table_engine(table).legal_actions(before.state)[0])
