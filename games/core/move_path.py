@@ -9,8 +9,8 @@ path") lists the hops.
    the game's row is updated only if it is still at that version (a compare-and-set: an
    ``UPDATE ... WHERE version = v``, which on PostgreSQL also waits for a concurrent move's
    lock and then finds the row moved on), the action is inserted, and a game that ends
-   writes its result, ratings and table status. A game that moved on raises
-   ``StaleVersion``; ``(game, seq)`` is unique, so no move is ever stored twice.
+   writes its result, ratings and table status. A game that moved on writes nothing and is
+   refused with ``StaleVersion``; ``(game, seq)`` is unique, so no move is ever stored twice.
 3. **Announce** (``_committed``, after commit): the new snapshot is kept, ``TableChanged``
    (the version, no card) is sent or handed back to the caller, and the turn clock's task
    goes out if the move needs one.
@@ -72,10 +72,6 @@ class Decided:
         return self.record.is_over and not self.before.record.is_over
 
 
-class _MovedOn(Exception):
-    """The game's row was not as the snapshot had it: the compare-and-set wrote nothing."""
-
-
 def decide(before: Snapshot, seat: int, move: Move, *, timed_out: bool = False) -> Decided:
     record = before.record
     engine = get_engine(record.game)
@@ -90,9 +86,9 @@ def decide(before: Snapshot, seat: int, move: Move, *, timed_out: bool = False) 
     return Decided(before, after, state, seat, str(action), timed_out, armed)
 
 
-def _store(decided: Decided, outbox: Outbox | None) -> None:
-    """In the caller's transaction; raises ``_MovedOn`` if the game is no longer at the
-    snapshot's version (or its clock task changed since)."""
+def _store(decided: Decided, outbox: Outbox | None) -> bool:
+    """In the caller's transaction; ``False``, having written nothing, if the game is no
+    longer at the snapshot's version (or its clock task changed since)."""
     before, after = decided.before.record, decided.record
     changed = {
         field.attname: getattr(after, field.attname)
@@ -103,7 +99,7 @@ def _store(decided: Decided, outbox: Outbox | None) -> None:
         pk=before.pk, version=before.version, clock_task_at=before.clock_task_at
     )
     if not unmoved.update(**changed):
-        raise _MovedOn
+        return False
     Action.objects.create(
         game_id=before.pk,
         seq=before.action_count,
@@ -116,6 +112,7 @@ def _store(decided: Decided, outbox: Outbox | None) -> None:
     if decided.finished and decided.table is not None:
         _table_finished(decided)
     transaction.on_commit(partial(_committed, decided, outbox), using=router.db_for_write(GameRecord))
+    return True
 
 
 def _table_finished(decided: Decided) -> None:
@@ -173,9 +170,9 @@ def _snapshot_after(decided: Decided) -> Snapshot:
     return snapshots.following(decided.before, moved, record, [row], [decided.state])
 
 
-def _store_decided(decided: Decided, outbox: Outbox | None) -> None:
+def _store_decided(decided: Decided, outbox: Outbox | None) -> bool:
     with transaction.atomic(using=router.db_for_write(GameRecord)):
-        _store(decided, outbox)
+        return _store(decided, outbox)
 
 
 # Tables
@@ -214,11 +211,14 @@ class SocketMove:
 def play_at_tables(moves: Sequence[SocketMove], outbox: Outbox | None = None) -> list[Decided | Exception]:
     """Each of ``moves`` (different sockets', queued while the last batch was stored), decided
     and then stored in one transaction: one commit for them all, where each commit waits for
-    the database's log to reach the disk. Each is still its own compare-and-set, in a savepoint
-    of its own, so one move's refusal or failure is its own; they are stored in the order of
-    their games' rows, so that two batches never each hold a row the other waits for. A move
-    whose row moved on since its snapshot is decided again from the row as it stands, once.
-    Returns each move's ``Decided``, or what refused it."""
+    the database's log to reach the disk. Each is still its own compare-and-set, so one move's
+    refusal is its own: a game that moved on writes nothing. A move that ends its game writes
+    much more (results, ratings, a tournament's report) in a savepoint of its own, so its
+    failure is its own too; any other failure is the database's, and fails the batch (nothing
+    of it is stored). Moves are stored in the order of their games' rows, so that two batches
+    never each hold a row the other waits for. A move whose row moved on since its snapshot is
+    decided again from the row as it stands, once. Returns each move's ``Decided``, or what
+    refused it."""
     results: list[Decided | Exception | None] = [None] * len(moves)
     pending, fresh = list(range(len(moves))), False
     while pending:
@@ -228,24 +228,41 @@ def play_at_tables(moves: Sequence[SocketMove], outbox: Outbox | None = None) ->
                 decided.append((n, _decide_at_table(moves[n], fresh)))
             except GameError as exc:
                 results[n] = exc
-        moved_on: list[int] = []
-        db = router.db_for_write(GameRecord)
-        with transaction.atomic(using=db):
-            for n, one in sorted(decided, key=lambda each: each[1].record.pk):
-                try:
-                    with transaction.atomic(using=db, savepoint=len(decided) > 1):
-                        _store(one, outbox)
-                    results[n] = one
-                except _MovedOn:
-                    moved_on.append(n)
-                except Exception as exc:  # the asker's to handle (a refusal is shown, the rest raised)
-                    results[n] = exc
+        try:
+            with transaction.atomic(using=router.db_for_write(GameRecord)):
+                outcomes = _store_batch(decided, outbox)
+        except Exception as exc:  # the asker's to handle (raised to the socket's consumer)
+            outcomes = [(n, exc) for n, _ in decided]
+        moved_on = [n for n, outcome in outcomes if outcome is None]
+        for n, outcome in outcomes:
+            if outcome is not None:
+                results[n] = outcome
         if fresh:  # read again already: the game moved on meanwhile
             for n in moved_on:
                 results[n] = StaleVersion(TABLE_STALE)
             moved_on = []
         pending, fresh = moved_on, True
     return [result if result is not None else StaleVersion(TABLE_STALE) for result in results]
+
+
+def _store_batch(
+    decided: list[tuple[int, Decided]], outbox: Outbox | None
+) -> list[tuple[int, Decided | Exception | None]]:
+    """Each move's outcome: stored (its ``Decided``), failed (a move that ends its game), or
+    ``None`` if its game moved on."""
+    outcomes: list[tuple[int, Decided | Exception | None]] = []
+    for n, one in sorted(decided, key=lambda each: each[1].record.pk):
+        if len(decided) > 1 and one.record.is_over != one.before.record.is_over:
+            try:
+                with transaction.atomic(using=router.db_for_write(GameRecord)):  # a savepoint
+                    done = _store(one, outbox)
+            except Exception as exc:
+                outcomes.append((n, exc))
+                continue
+        else:
+            done = _store(one, outbox)
+        outcomes.append((n, one if done else None))
+    return outcomes
 
 
 def _decide_at_table(move: SocketMove, fresh: bool) -> Decided:
@@ -288,11 +305,7 @@ def play_due(before: Snapshot, seat: int, text: str, *, timed_out: bool = False)
     """The move due at ``before``'s version for ``seat`` (a bot's, a timed-out seat's, the
     table's tie replay), from a Celery task; ``None`` if the game moved on meanwhile."""
     decided = decide(before, seat, text, timed_out=timed_out)
-    try:
-        _store_decided(decided, None)
-    except _MovedOn:
-        return None
-    return decided
+    return decided if _store_decided(decided, None) else None
 
 
 # Games alone
@@ -310,8 +323,6 @@ def play_game(
     decided = decide(before, 0, move)
     if unrank:
         decided.record.ranked = False
-    try:
-        _store_decided(decided, None)
-    except _MovedOn:
-        raise StaleVersion(GAME_STALE) from None
+    if not _store_decided(decided, None):
+        raise StaleVersion(GAME_STALE)
     return decided

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from games import kinds
 from games.core import narration
 from games.engine import get_engine
-from games.models import GameRecord, Seat, Table
+from games.models import Action, GameRecord, Seat, Table
 
 CACHE_SIZE = 1024
 """Snapshots kept per process: a few versions of each game being played here."""
@@ -184,27 +185,72 @@ def of_table(table: Table) -> Snapshot:
     """The snapshot of a started table as read (``read_table``): the one kept for its version,
     or one built from the newest kept of its game (reading only the moves since), or from
     the deal. Kept only outside a transaction (see ``state_of``)."""
-    table = copy.copy(table)  # the snapshot's own: the caller's may change under it
-    table.record = record = copy.copy(table.record)
-    assert record is not None, "an open table has no game yet"
-    kept = find(record.pk, record.version)
-    if kept is not None and kept.table is not None:
-        if kept.record.clock_task_at == record.clock_task_at:
-            return kept
-        # The same moment, but a clock task was sent since (``turn_clocks.rearm``), which
-        # changes the row without a new version: the row as it is now, or a move's
-        # compare-and-set would miss it again and again.
-        snapshot = dataclasses.replace(kept, table=table, record=record, memo={})
-        _keep_committed(snapshot)
-        return snapshot
-    newest = _cache.newest(record.pk)
-    if newest is None or newest.table is None or newest.record.action_count > record.action_count:
-        snapshot = _from_the_deal(table, record)
-    else:
-        rows = _actions(record, newest.record.action_count)
-        snapshot = following(newest, table, record, rows)
-    _keep_committed(snapshot)
-    return snapshot
+    found = of_tables([table])[0]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def of_tables(tables: Sequence[Table]) -> list[Snapshot | Exception]:
+    """``of_table`` for each of several started tables, with the moves since each one's
+    newest snapshot read in one query for all; one table's failure is its own."""
+    drawn: list[Snapshot | Exception | None] = []
+    behind: list[tuple[int, Table, GameRecord, Snapshot]] = []
+    for table in tables:
+        table = copy.copy(table)  # the snapshot's own: the caller's may change under it
+        table.record = record = copy.copy(table.record)
+        assert record is not None, "an open table has no game yet"
+        try:
+            kept = find(record.pk, record.version)
+            if kept is not None and kept.table is not None:
+                drawn.append(_same_version(kept, table, record))
+                continue
+            newest = _cache.newest(record.pk)
+            if newest is None or newest.table is None or newest.record.action_count > record.action_count:
+                drawn.append(_from_the_deal(table, record))
+            else:
+                behind.append((len(drawn), table, record, newest))
+                drawn.append(None)
+        except Exception as exc:
+            drawn.append(exc)
+    rows = _actions_since([(newest.record.action_count, record) for _, _, record, newest in behind])
+    for (at, table, record, newest), moves in zip(behind, rows, strict=True):
+        try:
+            drawn[at] = following(newest, table, record, moves)
+        except Exception as exc:
+            drawn[at] = exc
+    for snapshot in drawn:
+        if isinstance(snapshot, Snapshot):
+            _keep_committed(snapshot)
+    return [found for found in drawn if found is not None]
+
+
+def _same_version(kept: Snapshot, table: Table, record: GameRecord) -> Snapshot:
+    if kept.record.clock_task_at == record.clock_task_at:
+        return kept
+    # The same moment, but a clock task was sent since (``turn_clocks.rearm``), which changes
+    # the row without a new version: the row as it is now, or a move's compare-and-set would
+    # miss it again and again.
+    return dataclasses.replace(kept, table=table, record=record, memo={})
+
+
+def _actions_since(games: Sequence[tuple[int, GameRecord]]) -> list[list[tuple[str, bool]]]:
+    """For each (start, game read), the game's actions from ``start`` to the version read,
+    in one query."""
+    if not games:
+        return []
+    if len(games) == 1:
+        start, record = games[0]
+        return [_actions(record, start)]
+    wanted = Q()
+    for start, record in games:
+        wanted |= Q(game_id=record.pk, seq__gte=start, seq__lt=record.action_count)
+    by_game: dict[int, list[tuple[str, bool]]] = {record.pk: [] for _, record in games}
+    for game_id, text, timed_out in (
+        Action.objects.filter(wanted).order_by("game_id", "seq").values_list("game_id", "text", "timed_out")
+    ):
+        by_game[game_id].append((text, timed_out))
+    return [by_game[record.pk] for _, record in games]
 
 
 def _from_the_deal(table: Table, record: GameRecord) -> Snapshot:

@@ -44,17 +44,12 @@ def started_snapshots(table_ids: Sequence[int]) -> list[Snapshot | Exception | N
     """Each table's snapshot as it stands (``None`` while it is open, ``Table.DoesNotExist``
     if it is gone), the tables read in one query."""
     found = {table.pk: table for table in Table.objects.select_related("record").filter(pk__in=table_ids)}
-    drawn: list[Snapshot | Exception | None] = []
-    for table_id in table_ids:
-        table = found.get(table_id)
-        if table is None:
-            drawn.append(Table.DoesNotExist(f"no table {table_id}"))
-            continue
-        try:
-            drawn.append(None if table.record is None else snapshots.of_table(table))
-        except Exception as exc:  # one table's failure is its own sockets' only
-            drawn.append(exc)
-    return drawn
+    started = [table for table in found.values() if table.record is not None]
+    drawn = dict(zip((table.pk for table in started), snapshots.of_tables(started), strict=True))
+    return [
+        drawn.get(table_id) if table_id in found else Table.DoesNotExist(f"no table {table_id}")
+        for table_id in table_ids
+    ]
 
 
 def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str, int | None]:

@@ -234,3 +234,93 @@ async def test_moves_queued_together_are_stored_in_one_batch_each_with_its_own_o
     assert isinstance(results[3], GameError)
     versions = await sync_to_async(lambda: sorted(GameRecord.objects.values_list("version", flat=True)))()
     assert versions == [1, 1, 1]
+
+
+def test_tables_another_process_moved_are_read_together_the_moves_since_in_one_query(
+    django_assert_num_queries: Any,
+) -> None:
+    """A process's sockets at tables that moved elsewhere are drawn from what it keeps and the
+    moves since: one query for the tables, one for all their moves; a table kept at its
+    version reads nothing, a table gone is its own sockets' error."""
+    from games.live.table_frames import started_snapshots
+    from games.models import Table
+    from tests.games.table_moments import dealt_triad_tables
+
+    dealt = dealt_triad_tables(3)
+    at_zero = [move_path.table_now(pk) for pk, _, _ in dealt]
+    for (pk, first, second), now in list(zip(dealt, at_zero, strict=True))[:2]:
+        mover = first if move_path.seat_of(now.seats, first) == now.state.to_act else second
+        move_path.play_at_table(table_id=pk, user=mover, move={"action": "check"}, expected_version=0)
+    snapshots.clear()
+    for now in at_zero:
+        snapshots.keep(now)  # what a process that did not see the moves still keeps
+
+    ids = [pk for pk, _, _ in dealt] + [999_999]
+    with django_assert_num_queries(2):
+        drawn = started_snapshots(ids)
+    assert [getattr(found, "version", None) for found in drawn[:3]] == [1, 1, 0]
+    assert isinstance(drawn[3], Table.DoesNotExist)
+
+    snapshots.clear()
+    from_the_deal = [move_path.table_now(pk) for pk in ids[:2]]
+    for found, fresh in zip(drawn, from_the_deal, strict=False):
+        assert isinstance(found, snapshots.Snapshot)
+        assert found.log == fresh.log and found.state == fresh.state
+
+
+def _movers(dealt: list[tuple[int, User, User]]) -> list[User]:
+    turns = [move_path.table_now(pk) for pk, _, _ in dealt]
+    return [
+        first if move_path.seat_of(now.seats, first) == now.state.to_act else second
+        for (_, first, second), now in zip(dealt, turns, strict=True)
+    ]
+
+
+def test_a_move_ending_its_game_that_fails_is_refused_alone_in_its_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move that ends its game writes much more (results, ratings): it is stored in a
+    savepoint of its own, so its failure leaves the batch's other moves stored."""
+    from games.core import finishes
+    from tests.games.table_moments import dealt_triad_tables
+
+    dealt = dealt_triad_tables(2)
+    movers = _movers(dealt)
+
+    def broken(record: GameRecord) -> None:
+        raise RuntimeError("the results could not be written")
+
+    monkeypatch.setattr(finishes, "sync", broken)
+    results = move_path.play_at_tables(
+        [
+            move_path.SocketMove(dealt[0][0], movers[0], "forfeit", 0),
+            move_path.SocketMove(dealt[1][0], movers[1], {"action": "check"}, 0),
+        ]
+    )
+    assert isinstance(results[0], RuntimeError)
+    assert isinstance(results[1], move_path.Decided)
+    versions = dict(GameRecord.objects.values_list("table__pk", "version"))
+    assert versions == {dealt[0][0]: 0, dealt[1][0]: 1}
+    assert Action.objects.count() == 1
+
+
+def test_a_database_failure_in_a_batch_stores_none_of_it_and_fails_each_move() -> None:
+    """Any other failure is the database's: the batch's transaction is rolled back whole, and
+    each of its moves is told so, none acknowledged."""
+    from django.db import IntegrityError
+
+    from tests.games.table_moments import dealt_triad_tables
+
+    dealt = dealt_triad_tables(2)
+    movers = _movers(dealt)
+    second_game = GameRecord.objects.get(table__pk=dealt[1][0])
+    Action.objects.create(game=second_game, seq=0, seat=0, text="check")  # the insert will collide
+    results = move_path.play_at_tables(
+        [
+            move_path.SocketMove(pk, mover, {"action": "check"}, 0)
+            for (pk, _, _), mover in zip(dealt, movers, strict=True)
+        ]
+    )
+    assert all(isinstance(result, IntegrityError) for result in results)
+    assert sorted(GameRecord.objects.values_list("version", flat=True)) == [0, 0]
+    assert Action.objects.count() == 1
