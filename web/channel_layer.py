@@ -1,5 +1,15 @@
 """The site's channel layers: channels_redis's two, each made good where it fell short.
 
+Why private parts of channels_redis are used here (issue 43 allows it only with a reason,
+written where the code is). The pub/sub layer is the default because it is the fast one: bare
+fan-out 1,464 moves/s against the lists layer's 653 (docs/benchmarks.md, "Live tables"), far
+past the 20% rule. Its two faults below are not about speed but about LP-2 and leaks, and
+channels_redis 4.3 offers no public hook for either (its ``on_reconnect`` is never called):
+``RecoveringPubSubChannelLayer._get_layer`` swaps in ``RecoveringShard``, which overrides
+``RedisSingleShardConnection.unsubscribe`` and ``_ensure_redis``. channels_redis is locked
+(requirements.lock); tests/site/test_channel_layers.py runs both fixes against a real Redis,
+so an upgrade that changes these internals fails there, not in production.
+
 ``WaitingRedisChannelLayer`` (``CAPSTONE_CHANNEL_LAYER=lists``): the Redis channel layer with
 a connection pool that waits instead of failing.
 

@@ -86,9 +86,10 @@ def decide(before: Snapshot, seat: int, move: Move, *, timed_out: bool = False) 
     return Decided(before, after, state, seat, str(action), timed_out, armed)
 
 
-def _store(decided: Decided, outbox: Outbox | None) -> bool:
+def _store(decided: Decided, outbox: Outbox | None, inserts: list[Action] | None = None) -> bool:
     """In the caller's transaction; ``False``, having written nothing, if the game is no
-    longer at the snapshot's version (or its clock task changed since)."""
+    longer at the snapshot's version (or its clock task changed since). The action goes to
+    ``inserts`` if given (a batch's, inserted together), else is inserted at once."""
     before, after = decided.before.record, decided.record
     changed = {
         field.attname: getattr(after, field.attname)
@@ -100,13 +101,17 @@ def _store(decided: Decided, outbox: Outbox | None) -> bool:
     )
     if not unmoved.update(**changed):
         return False
-    Action.objects.create(
+    action = Action(
         game_id=before.pk,
         seq=before.action_count,
         seat=decided.seat,
         text=decided.text,
         timed_out=decided.timed_out,
     )
+    if inserts is None:
+        action.save(force_insert=True)
+    else:
+        inserts.append(action)
     if after.is_over != before.is_over:
         finishes.sync(after)
     if decided.finished and decided.table is not None:
@@ -251,6 +256,7 @@ def _store_batch(
     """Each move's outcome: stored (its ``Decided``), failed (a move that ends its game), or
     ``None`` if its game moved on."""
     outcomes: list[tuple[int, Decided | Exception | None]] = []
+    inserts: list[Action] = []
     for n, one in sorted(decided, key=lambda each: each[1].record.pk):
         if len(decided) > 1 and one.record.is_over != one.before.record.is_over:
             try:
@@ -260,8 +266,11 @@ def _store_batch(
                 outcomes.append((n, exc))
                 continue
         else:
-            done = _store(one, outbox)
+            done = _store(one, outbox, inserts)
         outcomes.append((n, one if done else None))
+    # One INSERT for the batch's actions: A/B on PostgreSQL, saturated, 471.6 / 475.6 moves/s
+    # with one a move against 500.6 / 506.2 (ratio 0.335 / 0.343 -> 0.367, issue 43's goal 0.35).
+    Action.objects.bulk_create(inserts)
     return outcomes
 
 
