@@ -89,7 +89,8 @@ def decide(before: Snapshot, seat: int, move: Move, *, timed_out: bool = False) 
 def _store(decided: Decided, outbox: Outbox | None, inserts: list[Action] | None = None) -> bool:
     """In the caller's transaction; ``False``, having written nothing, if the game is no
     longer at the snapshot's version (or its clock task changed since). The action goes to
-    ``inserts`` if given (a batch's, inserted together), else is inserted at once."""
+    ``inserts`` if given (a batch's, inserted together), else is inserted at once, as is one
+    that ends the game (what is written for its end comes after its last action)."""
     before, after = decided.before.record, decided.record
     changed = {
         field.attname: getattr(after, field.attname)
@@ -108,7 +109,7 @@ def _store(decided: Decided, outbox: Outbox | None, inserts: list[Action] | None
         text=decided.text,
         timed_out=decided.timed_out,
     )
-    if inserts is None:
+    if inserts is None or after.is_over != before.is_over:
         action.save(force_insert=True)
     else:
         inserts.append(action)
