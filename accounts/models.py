@@ -31,6 +31,11 @@ class User(AbstractUser):
     bio = models.CharField(
         max_length=280, blank=True, help_text="A line or two about you, shown on your profile."
     )
+    last_seen = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the person's last open page closed (accounts.presence); online meanwhile.",
+    )
     reminder_emails = models.BooleanField(
         "E-mail me before a tournament I entered starts",
         default=True,
@@ -184,3 +189,49 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text}"
+
+
+class Follow(models.Model):
+    """One person following another. Public, as on lichess: anyone sees who follows whom."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once_per_pair"),
+            models.CheckConstraint(condition=~Q(follower=models.F("followed")), name="follow_not_oneself"),
+        ]
+        # The followers list and count read by the followed person; the unique constraint's
+        # index serves the follower's side.
+        indexes = [models.Index(fields=["followed", "-created_at"], name="follow_by_followed")]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Presence(models.Model):
+    """One open notice socket (a page of a signed-in person), and the table page it is on.
+
+    Written when the socket opens and closes and refreshed by its heartbeat; a row whose
+    heartbeat stopped (its server process died) is stale after ``presence.STALE`` and is
+    deleted by a beat task. Never written for a move."""
+
+    channel_name = models.CharField(max_length=100, unique=True)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="presences")
+    table_id = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text="The table whose page holds the socket; unchecked, so read through shown_table.",
+    )
+    seen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-seen_at"], name="presence_by_user"),
+            models.Index(fields=["seen_at"], name="presence_by_seen_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.channel_name}"

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import views
+from accounts import friend_views, views
 from accounts.forms import LoginForm
 
 urlpatterns = [
@@ -23,4 +23,9 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<str:username>/follow/", friend_views.follow, name="follow"),
+    path("u/<str:username>/unfollow/", friend_views.unfollow, name="unfollow"),
+    path("u/<str:username>/followers/", friend_views.followers, name="followers"),
+    path("u/<str:username>/following/", friend_views.following, name="following"),
+    path("friends/", friend_views.friends, name="friends"),
 ]

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts import notices
 from accounts.forms import ProfileForm, SignupForm
+from accounts.friend_views import follow_context
 from accounts.models import PROVISIONAL_GAMES
 from accounts.selectors import profile_ratings, public_profile, tournaments_played
 from accounts.services import register
@@ -74,6 +75,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "ratings": profile_ratings(person),
         "tournaments": tournaments_played(person),
         "provisional_games": PROVISIONAL_GAMES,
+        **follow_context(request, person),
     }
     return render(request, "accounts/profile.html", context)
 
