@@ -3,19 +3,25 @@
 It joins the person's group (``accounts.notices.group_name``) and passes on what arrives
 there: a new notice, or notices read on another page. On connecting it sends the unread
 notices as they stand, so a notice made between the page's render and the socket's
-opening (or while a dropped socket reconnected) is not missed. The one frame it takes is
-``{"type": "read", "ids": [1, 2]}`` (or ``"ids": "all"``); any other is answered with an
-error and changes nothing. Frames pass the site's rate limit first, as every socket's do.
+opening (or while a dropped socket reconnected) is not missed. It takes two frames:
+``{"type": "read", "ids": [1, 2]}`` (or ``"ids": "all"``), and the page's heartbeat
+``{"type": "here"}``; any other is answered with an error and changes nothing. Frames pass
+the site's rate limit first, as every socket's do.
+
+The socket is also its person's presence (``accounts.presence``): a row while it is open,
+with the table its page is at (``?table=12`` in its address, from a table's page), which the
+heartbeat keeps fresh.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from typing import Any, Literal
 
 from channels.db import database_sync_to_async
 
-from accounts import notices
+from accounts import notices, presence
 from accounts.models import User
 from games.live.socket_limits import Rate
 from web import safe_json
@@ -29,10 +35,12 @@ MAX_ID = 2**63 - 1
 """A notice's id is a BigAutoField: PostgreSQL's bigint and SQLite's INTEGER end here, and a
 larger number sent to the database fails there (sqlite3's OverflowError closed the socket)."""
 READ_FRAME = '{"type": "read", "ids": [notice ids] or "all"}'
+HERE_FRAME = '{"type": "here"}'
 
 
-def read_request(text_data: str | None) -> Collection[int] | Literal["all"]:
-    """The notices a "read" frame names; ``ValueError`` saying what is wrong with any other."""
+def read_request(text_data: str | None) -> Collection[int] | Literal["all", "here"]:
+    """The notices a "read" frame names, or "here" for the heartbeat; ``ValueError`` saying
+    what is wrong with any other frame."""
     if text_data is None or len(text_data) > MAX_FRAME:
         raise ValueError("frames are JSON text of at most 1 KB")
     try:
@@ -41,8 +49,10 @@ def read_request(text_data: str | None) -> Collection[int] | Literal["all"]:
         raise
     except ValueError as exc:
         raise ValueError("frames must be JSON objects") from exc
+    if message == {"type": "here"}:
+        return "here"
     if not isinstance(message, dict) or message.get("type") != "read" or set(message) != {"type", "ids"}:
-        raise ValueError(f"expected {READ_FRAME}")
+        raise ValueError(f"expected {READ_FRAME} or {HERE_FRAME}")
     ids = message["ids"]
     if ids == "all":
         return "all"
@@ -60,6 +70,7 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
 
     async def connect(self) -> None:
         self.group: str | None = None
+        self.present_since: float | None = None
         user = self.person
         if user is None:
             await self.close()  # before accepting: the handshake is refused (HTTP 403)
@@ -68,6 +79,12 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
         self.group = notices.group_name(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await database_sync_to_async(presence.connected)(
+            channel_name=self.channel_name,
+            user=user,
+            table_id=presence.table_in_query(self.scope.get("query_string", b"")),
+        )
+        self.present_since = time.monotonic()
         await self.sync(user)
 
     async def sync(self, user: User) -> None:
@@ -86,6 +103,9 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        user = self.person
+        if self.present_since is not None and user is not None:
+            await database_sync_to_async(presence.disconnected)(channel_name=self.channel_name, user=user)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -97,8 +117,18 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
             await self.send_json({"type": "error", "error": f"{exc}; nothing was marked read"})
             return
         user = self.person
-        if user is not None:
+        if ids == "here":
+            await self.heartbeat()
+        elif user is not None:
             await database_sync_to_async(notices.mark_read)(user=user, ids=ids)
+
+    async def heartbeat(self) -> None:
+        """Refreshes the presence row, at most once a ``presence.HEARTBEAT`` however often
+        the page says it is there: a heartbeat is a frame, a write is a query."""
+        now = time.monotonic()
+        if self.present_since is not None and now - self.present_since >= presence.HEARTBEAT.total_seconds():
+            self.present_since = now
+            await database_sync_to_async(presence.refreshed)(channel_name=self.channel_name)
 
     async def notice_new(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "notice", "notice": event["notice"], "unread": event["unread"]})

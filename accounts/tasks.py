@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.management import call_command
 from django.utils import timezone
 
-from accounts import event_notices
+from accounts import event_notices, presence
 
 
 @shared_task
@@ -23,6 +23,12 @@ def forget_old_login_failures() -> int:
     cutoff = timezone.now() - settings.AXES_COOLOFF_TIME
     deleted, _ = AccessAttempt.objects.filter(attempt_time__lt=cutoff).delete()
     return deleted
+
+
+@shared_task
+def forget_stale_presence() -> int:
+    """Deletes the presence rows of sockets that went without closing (a process died)."""
+    return presence.forget_stale()
 
 
 @shared_task

@@ -207,6 +207,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.remind_tournament_entrants",
         "schedule": timedelta(seconds=30),
     },
+    # Presence rows left by a server process that died (accounts.presence.STALE).
+    "forget-stale-presence": {
+        "task": "accounts.tasks.forget_stale_presence",
+        "schedule": timedelta(minutes=1),
+    },
     # TN-9: creates each series' editions ahead of time, one per slot (idempotent).
     "schedule-series": {"task": "tournaments.tasks.schedule_series", "schedule": timedelta(seconds=30)},
 }

@@ -2,6 +2,8 @@
 // shows as a toast with its link and joins the header's list; the header and the page's
 // title show how many are unread. Following a notice marks it read, on every open page.
 // Text reaches the page through textContent only, links only to paths on this site.
+// The socket is also the person's presence (accounts/presence.py): a table's page names its
+// table in the socket's address, and a heartbeat says the page is still open.
 (function () {
   "use strict";
 
@@ -16,6 +18,11 @@
   const SHOWN = 10; // accounts.notices.SHOWN
   const TOAST_MS = 20000;
   const RETRY_MAX_MS = 30000;
+  // More often than the server writes (once a minute): a hidden tab's timers run late.
+  const HEARTBEAT_MS = 30000;
+  // The table's id is read from the address rather than from the table page's markup, so
+  // that any page under /tables/<id>/ counts and the table's template needs nothing of this.
+  const atTable = /^\/tables\/(\d{1,18})\/$/.exec(location.pathname);
   const baseTitle = document.title.replace(/^\(\d+\) /, "");
 
   // Notices up to this id have been shown on this page: a later one is toasted, once,
@@ -140,7 +147,9 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + root.dataset.socket);
+    socket = new WebSocket(
+      scheme + location.host + root.dataset.socket + (atTable ? "?table=" + atTable[1] : "")
+    );
     socket.addEventListener("open", function () { retries = 0; });
     socket.addEventListener("message", onMessage);
     socket.addEventListener("close", function () {
@@ -174,5 +183,6 @@
     }
   });
 
+  setInterval(function () { send({ type: "here" }); }, HEARTBEAT_MS);
   connect();
 })();
