@@ -62,7 +62,15 @@ async def test_a_row_per_open_page_at_the_table_it_names_and_none_once_closed() 
 
 @pytest.mark.parametrize(
     "query",
-    ["?table=abc", "?table=-3", "?table=0", "?table=" + "9" * 40, "?table=1&table=2", "?table=%ff", "?table=١٢"],
+    [
+        "?table=abc",
+        "?table=-3",
+        "?table=0",
+        "?table=" + "9" * 40,
+        "?table=1&table=2",
+        "?table=%ff",
+        "?table=١٢",
+    ],
 )
 async def test_a_forged_table_in_the_address_means_no_table_and_no_error(query: str) -> None:
     ann = await sync_to_async(person)("ann")
