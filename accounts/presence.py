@@ -99,8 +99,8 @@ class FriendsPage:
 
 
 def friends(user: User, page_number: str | None, now: dt.datetime | None = None) -> FriendsPage:
-    """The people ``user`` follows, online ones first, then by when they were last seen, a
-    page at a time; with the table each online one is at (if shown)."""
+    """The people ``user`` follows, online ones first (by name), then by when they were last
+    seen, a page at a time; with the table each online one is at (if shown)."""
     cutoff = (now or timezone.now()) - STALE
     latest = Presence.objects.filter(user=OuterRef("pk")).order_by("-seen_at").values("seen_at")[:1]
     people = (
@@ -108,10 +108,12 @@ def friends(user: User, page_number: str | None, now: dt.datetime | None = None)
         .annotate(latest=Subquery(latest))
         .annotate(
             online=Case(When(latest__gte=cutoff, then=Value(True)), default=Value(False)),
+            # Online people by name: ordered by their heartbeats, the list would shuffle.
+            online_name=Case(When(latest__gte=cutoff, then=F("username")), default=Value("")),
             # A stale row still says when its person was last seen, until it is cleaned up.
             seen=Greatest(Coalesce(F("latest"), F("last_seen")), Coalesce(F("last_seen"), F("latest"))),
         )
-        .order_by("-online", F("seen").desc(nulls_last=True), "username")
+        .order_by("-online", "online_name", F("seen").desc(nulls_last=True), "username")
         .only("username", "last_seen")
     )
     paginator = Paginator(people, FRIENDS_PER_PAGE)
