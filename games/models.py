@@ -334,6 +334,13 @@ class Table(NamesItsGame):
     lobby_version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every change of seats or status."
     )
+    private_key = models.CharField(
+        max_length=43,
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="LP-9: a private table's link token (secrets.token_urlsafe); none for a public table.",
+    )
     rematch_of = models.OneToOneField(
         "self",
         null=True,
@@ -355,6 +362,10 @@ class Table(NamesItsGame):
     @property
     def seat_count(self) -> int:
         return int(self.config.get("players", 2))
+
+    @property
+    def is_private(self) -> bool:
+        return self.private_key is not None
 
 
 _SEAT_NAMED_BY = frozenset({"user", "user_id", "is_bot", "bot_name", "number"})

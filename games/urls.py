@@ -32,6 +32,7 @@ urlpatterns = [
     path("tables/", table_pages.lobby, name="tables"),
     path("tables/new/", table_pages.create, name="table_create"),
     path("tables/<int:table_id>/", table_pages.table_page, name="table"),
+    path("tables/join/<str:key>/", table_pages.join, name="table_join"),
     path("tables/<int:table_id>/sit/", table_pages.sit, name="table_sit"),
     path("tables/<int:table_id>/leave/", table_pages.leave, name="table_leave"),
     path("tables/<int:table_id>/bot/", table_pages.add_bot, name="table_add_bot"),

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.contrib.sessions.backends.base import SessionBase
 
 from accounts import notices
 from accounts.models import User
@@ -32,7 +33,7 @@ from games.core.announcements import LOBBY_GROUP, table_group
 from games.core.errors import GameError
 from games.core.move_path import SocketMove
 from games.core.snapshots import Snapshot
-from games.live import move_queue, stale_sockets
+from games.live import move_queue, stale_sockets, table_access
 from games.live.socket_limits import PLAYER, WATCHER, Rate, Spacing
 from games.live.table_frames import frame, render_lobby, render_table, started_snapshots
 from games.live.thread_batches import ThreadBatches
@@ -76,10 +77,15 @@ class Footing(NamedTuple):
     """The person's seat; ``None`` for a spectator."""
 
 
-def table_footing(table_id: int, user: User | None) -> Footing | None:
-    """``user``'s footing at the table; ``None`` if there is no such table."""
-    found = Table.objects.filter(pk=table_id).values_list("record__version", "record_id").first()
+def table_footing(table_id: int, user: User | None, session: SessionBase | None = None) -> Footing | None:
+    """``user``'s footing at the table; ``None`` if there is no such table, or it is a private
+    table ``user`` and their ``session`` may not enter (LP-9: refused as if it were not there)."""
+    found = (
+        Table.objects.filter(pk=table_id).values_list("record__version", "record_id", "private_key").first()
+    )
     if found is None:
+        return None
+    if found[2] is not None and not table_access.may_enter_id(table_id, user, session):
         return None
     seat = None
     if user is not None and user.is_authenticated:
@@ -142,12 +148,15 @@ class TableConsumer(FrameLimitedConsumer):
         self.hidden = False
         self.missed = False
         self.limiter = frame_limiter(self.scope, WATCHER)
+        # The page's session: a private table's link it came through (LP-9, ``table_access``).
+        self.session: SessionBase | None = self.scope.get("session")
+        self.refused = False
         await self.accept()
         # Joined before the table is read: a move made after the read is announced here.
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
+        footing = await database_sync_to_async(table_footing)(self.table_id, self.person, self.session)
         if footing is None:
-            await self.close(code=4404)
+            await self.refuse()
             return
         frame_limiter(self.scope, footing.rate, self.limiter)
         self.game_id = footing.game_id
@@ -167,6 +176,8 @@ class TableConsumer(FrameLimitedConsumer):
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.refused:
+            return
         page = PAGE_STATES.get(text_data or "")
         if page is not None:
             await self.page_shown() if page else self.page_hidden()
@@ -201,7 +212,7 @@ class TableConsumer(FrameLimitedConsumer):
         """The page is in sight again: if a change came while it was hidden, it gets the
         table as it stands now (one render, however many moves it missed)."""
         self.hidden = False
-        if self.missed:
+        if self.missed and not self.refused:
             self.missed = False
             await self.send_table()
 
@@ -209,15 +220,26 @@ class TableConsumer(FrameLimitedConsumer):
         """Announcements may have been lost (web/channel_layer.py): the table as it stands."""
         await self.table_changed({"version": None})
 
+    async def refuse(self) -> None:
+        """Closed as a socket for no table is: an announcement already on its way here
+        (it joined the table's group first) draws nothing."""
+        self.refused = True
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await self.close(code=4404)
+
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if self.refused:
+            return
         version, game_id = event.get("version"), event.get("game")
         if isinstance(game_id, int):
             self.game_id = game_id
         if version is None:
             # Seats changed (announced without a version): whoever is here may have sat down or left.
-            footing = await database_sync_to_async(table_footing)(self.table_id, self.person)
-            if footing is not None:
-                frame_limiter(self.scope, footing.rate, self.limiter)
+            footing = await database_sync_to_async(table_footing)(self.table_id, self.person, self.session)
+            if footing is None:
+                await self.refuse()  # a private table this person may no longer enter
+                return
+            frame_limiter(self.scope, footing.rate, self.limiter)
         elif self.sent_version is not None and version <= self.sent_version:
             return  # this socket already shows that version or a later one
         if self.hidden:

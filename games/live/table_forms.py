@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games import kinds
 from games.kinds.spec import TableSpec
@@ -87,3 +88,14 @@ class TableForm(forms.Form):
             value = self.cleaned_data.get(_field_name(spec, key))
             config[key] = defaults[key] if value is None else value
         return config
+
+
+class LobbyTableForm(TableForm):
+    """The lobby's form: a table of its own may be private (LP-9); a tournament's never is."""
+
+    private = forms.BooleanField(
+        required=False,
+        initial=False,
+        label=_("Private table"),
+        help_text=_("Not listed in the lobby: only people you send its link to can watch or sit."),
+    )

@@ -66,7 +66,8 @@ def render_table(table_id: int, user: User | None, error: str = "") -> tuple[str
 
 def lobby_tables() -> dict[str, list[Table]]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    recent = Table.objects.prefetch_related(seats).order_by("-created_at")
+    # LP-9: a private table is in no list; it is reached by its link only.
+    recent = Table.objects.filter(private_key__isnull=True).prefetch_related(seats).order_by("-created_at")
     live = recent.filter(status=Table.Status.PLAYING).select_related("tournament_game__match__tournament")
     return {
         "open_tables": list(recent.filter(status=Table.Status.OPEN)[:50]),

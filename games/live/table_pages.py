@@ -10,14 +10,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.models import User
 from games.core.errors import GameError
-from games.live import tables
-from games.live.table_forms import TableForm
+from games.live import table_access, tables
+from games.live.table_forms import LobbyTableForm
 from games.live.table_frames import lobby_tables
 from games.live.table_presenter import table_context
 from games.models import Table
@@ -27,13 +28,13 @@ from web.numbers import whole_number
 
 @require_safe
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {"form": TableForm(), **lobby_tables()})
+    return render(request, "games/lobby.html", {"form": LobbyTableForm(), **lobby_tables()})
 
 
 @login_required
 @require_http_methods(["POST"])
 def create(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = TableForm(request.POST)
+    form = LobbyTableForm(request.POST)
     if form.is_valid():
         try:
             table = tables.create_table(
@@ -42,6 +43,7 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 config=form.config(),
                 clock_seconds=form.cleaned_data["clock_seconds"],
                 rated=form.cleaned_data["rated"],
+                private=form.cleaned_data["private"],
             )
         except GameError as exc:
             form.add_error(None, str(exc))
@@ -50,17 +52,47 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {"form": form, **lobby_tables()}, status=400)
 
 
+def _person(request: HttpRequest) -> User | None:
+    return request.user if request.user.is_authenticated else None
+
+
 @require_safe
 def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table.objects.select_related("record"), pk=table_id)
-    user = request.user if request.user.is_authenticated else None
-    return render(request, "games/table.html", table_context(table, user))
+    table = Table.objects.select_related("record", "created_by").filter(pk=table_id).first()
+    user = _person(request)
+    if table is None or not table_access.may_enter(table, user, request.session):
+        raise Http404("No such table.")  # a private table is not there for whoever lacks its link
+    context = table_context(table, user)
+    if table.private_key is not None and (
+        context["me"] is not None
+        or (table.status == Table.Status.OPEN and table.created_by_id == getattr(user, "pk", None))
+    ):
+        context["private_link"] = request.build_absolute_uri(reverse("table_join", args=[table.private_key]))
+    return render(request, "games/table.html", context)
+
+
+@require_safe
+def join(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """A private table's link: the session remembers the table, and goes to its plain
+    address (the key leaves the address bar; see ``table_access``)."""
+    table = table_access.table_by_key(key)
+    if table is None:
+        raise Http404("No such table.")
+    table_access.remember(request.session, table)
+    return redirect(table)
+
+
+def _no_such_table_unless_entered(request: HtmxHttpRequest, table_id: int) -> None:
+    """A private table's seats answer whoever lacks its link as a table that is not there."""
+    if not table_access.may_enter_id(table_id, _person(request), request.session):
+        raise GameError("There is no such table.")
 
 
 def _seating(
     request: HtmxHttpRequest, table_id: int, change: Callable[..., Any], **kwargs: Any
 ) -> HttpResponse:
     try:
+        _no_such_table_unless_entered(request, table_id)
         change(table_id=table_id, user=request.user, **kwargs)
     except GameError as exc:
         messages.error(request, str(exc))
@@ -112,10 +144,11 @@ def start(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 def rematch(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """A finished table's rematch (made once, however many ask): the asker goes to it."""
     try:
+        _no_such_table_unless_entered(request, table_id)
         table = tables.rematch(table_id=table_id, user=request.user)
     except GameError as exc:
         messages.error(request, str(exc))
-        back = table_id if Table.objects.filter(pk=table_id).exists() else None
+        back = table_id if table_access.may_enter_id(table_id, _person(request), request.session) else None
         url = reverse("table", args=[back]) if back is not None else reverse("tables")
     else:
         url = table.get_absolute_url()

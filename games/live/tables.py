@@ -28,7 +28,7 @@ from games.core.errors import GameError
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
-from games.live import outages, turn_clocks
+from games.live import outages, table_access, turn_clocks
 from games.models import GameRecord, Seat, Table
 
 __all__ = ["LOBBY_GROUP", "table_group"]
@@ -65,8 +65,10 @@ def create_table(
     config: dict[str, Any] | None = None,
     clock_seconds: int = 30,
     rated: bool = False,
+    private: bool = False,
 ) -> Table:
-    """A new open table, with its creator in seat 0; ``rated`` (RT-2) or casual."""
+    """A new open table, with its creator in seat 0; ``rated`` (RT-2) or casual; ``private``
+    (LP-9): listed nowhere, reached by its link (``table_access``)."""
     try:
         spec = kinds.get_table_game(game)
     except kinds.UnknownGame:
@@ -81,7 +83,12 @@ def create_table(
     seats = spec.engine.seat_count(full)
     with transaction.atomic():
         table = Table.objects.create(
-            game=game, config=full, clock_seconds=clock_seconds, created_by=creator, rated=rated
+            game=game,
+            config=full,
+            clock_seconds=clock_seconds,
+            created_by=creator,
+            rated=rated,
+            private_key=table_access.new_key() if private else None,
         )
         Seat.objects.bulk_create(
             [Seat(table=table, number=n, user=creator if n == 0 else None) for n in range(seats)]
@@ -214,6 +221,9 @@ def _open_rematch(old: Table, seats: list[Seat], user: User, number: int) -> Tab
         created_by=user,
         rated=old.rated,
         rematch_of=old,
+        # A private table's rematch is private too, with a key of its own: the old link
+        # (which others may hold) does not lead to it; its players may enter (``may_enter``).
+        private_key=table_access.new_key() if old.is_private else None,
     )
     Seat.objects.bulk_create(
         [

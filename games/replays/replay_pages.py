@@ -24,8 +24,9 @@ from games.core.errors import GameError
 from games.core.players import SESSION_TOKEN, Player
 from games.kinds.solitaire import waste_top
 from games.kinds.spec import SolitaireSpec, TableSpec
+from games.live import table_access
 from games.live.table_presenter import game_area
-from games.models import DailyChallenge, GameRecord
+from games.models import DailyChallenge, GameRecord, Table
 from games.replays import replays
 from games.solitaire import services
 from games.stats import selectors
@@ -119,6 +120,14 @@ def _closed_reason(request: HtmxHttpRequest, record: GameRecord) -> str:
     return selectors.replay_closed(record, viewer)
 
 
+def _enter_or_404(request: HtmxHttpRequest, record: GameRecord) -> None:
+    """A private table's game (LP-9) is not there for whoever may not enter its table."""
+    table = Table.objects.filter(record=record, private_key__isnull=False).first()
+    user = request.user if request.user.is_authenticated else None
+    if table is not None and not table_access.may_enter(table, user, request.session):
+        raise Http404("No such game.")
+
+
 def _closed(request: HtmxHttpRequest, message: str) -> HttpResponse:
     return render(request, "games/closed.html", {"title": "Not open", "message": message}, status=404)
 
@@ -126,6 +135,7 @@ def _closed(request: HtmxHttpRequest, message: str) -> HttpResponse:
 @require_safe
 def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = get_object_or_404(GameRecord.objects.select_related("owner", "imported_by", "daily"), pk=game_id)
+    _enter_or_404(request, record)
     reason = _closed_reason(request, record)
     if reason:
         return _closed(request, reason)
@@ -148,6 +158,7 @@ def solution_replay(request: HtmxHttpRequest, game: str, date: str) -> HttpRespo
 @require_safe
 def export(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = get_object_or_404(GameRecord, pk=game_id)
+    _enter_or_404(request, record)
     reason = _closed_reason(request, record)
     if reason:
         return JsonResponse({"error": reason}, status=404)
@@ -188,6 +199,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def continue_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     record = get_object_or_404(GameRecord, pk=game_id)
+    _enter_or_404(request, record)
     reason = _closed_reason(request, record)
     if reason:
         return _closed(request, reason)

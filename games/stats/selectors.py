@@ -34,6 +34,7 @@ from games.models import (
     GameRecord,
     Participation,
     SealedDeal,
+    Table,
 )
 from games.stats import daily_standings
 from tournaments.models import Tournament
@@ -320,6 +321,9 @@ def player_games(
             Q(seed__in=daily) | Q(seed__in=sealed), owner=user, game__in=kinds.SOLITAIRE_SLUGS
         )
         played = played.exclude(record_id__in=secret.values("pk"))
+        # LP-9: a private table's game is seen only by who may enter the table, never listed.
+        private = Table.objects.filter(private_key__isnull=False, record__isnull=False, seats__user=user)
+        played = played.exclude(record_id__in=private.values("record_id"))
     return played.select_related("record").order_by("-finished_at", "-record_id")
 
 
