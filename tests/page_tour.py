@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from accounts.models import User
+from accounts import follows
+from accounts.models import Presence, User
 from games.core.players import Player
 from games.engine.solver import solve
 from games.live import tables
@@ -184,6 +185,13 @@ def build_tables() -> list[Visit]:
     tables.add_bot(table_id=waiting.pk, user=me)
     visits.append(Visit("Triad table (waiting)", waiting.get_absolute_url()))
     visits.append(Visit("Triad table (watching)", waiting.get_absolute_url(), user=None))
+    private = tables.create_table(
+        game="triad", creator=me, config={"players": 2}, clock_seconds=LONG_CLOCK_S, private=True
+    )
+    visits += [
+        Visit("Triad table (private, its link to copy)", private.get_absolute_url()),
+        Visit("Triad table (private, to a stranger)", private.get_absolute_url(), user=None, status=404),
+    ]
     finished = table_game("triad", me, players=2, hands=2)
     assert finished.record is not None and finished.record.is_over
     visits += [
@@ -222,9 +230,39 @@ def build_tournaments() -> list[Visit]:
     ]
 
 
+def build_friends() -> list[Visit]:
+    """The friends page with a friend online at a live table and one seen hours ago, a
+    newcomer's empty one, the lists of followers and following, profiles with Follow and
+    with Unfollow."""
+    me = viewer()
+    cleo, dan, eli = person("fr_cleo"), person("fr_dan"), person("fr_eli")
+    newcomer = person("fr_new")
+    table = tables.create_table(game="triad", creator=cleo, config={"players": 2}, clock_seconds=LONG_CLOCK_S)
+    tables.add_bot(table_id=table.pk, user=cleo)
+    tables.start(table_id=table.pk, user=cleo)
+    for other in (cleo, dan):
+        follows.follow(follower=me, followed=other)
+    follows.follow(follower=cleo, followed=me)
+    # Seen "in the future", so that she is still online however long the tour takes.
+    Presence.objects.create(
+        channel_name="tour.cleo", user=cleo, table_id=table.pk, seen_at=timezone.now() + dt.timedelta(hours=1)
+    )
+    User.objects.filter(pk=dan.pk).update(last_seen=timezone.now() - dt.timedelta(hours=2))
+    return [
+        Visit("friends", "/friends/"),
+        Visit("friends (none yet)", "/friends/", user=newcomer.username),
+        Visit("followers", f"/u/{me.username}/followers/"),
+        Visit("following", f"/u/{me.username}/following/", user=None),
+        Visit("following (nobody)", f"/u/{eli.username}/following/"),
+        Visit("profile (followed)", f"/u/{cleo.username}/"),
+        Visit("profile (not followed)", f"/u/{eli.username}/"),
+    ]
+
+
 BUILDERS = {
     "site": build_site,
     "solitaire": build_solitaire,
     "tables": build_tables,
     "tournaments": build_tournaments,
+    "friends": build_friends,
 }

@@ -153,6 +153,22 @@ def read_notices(ctx: Ctx) -> Req:
     return Req("/accounts/notices/read/", [("next", either(ctx, "/play/", 0.5))])
 
 
+def _follow(ctx: Ctx, verb: str) -> Req:
+    """Mostly the lane's host (a real person), else the lane's own name (refused: oneself),
+    a name nobody has, or junk."""
+    roll = ctx.rng.random()
+    name = (
+        ctx.lane.host.username
+        if roll < 0.7
+        else ctx.lane.user.username
+        if roll < 0.8
+        else world.unique("fznobody")
+        if roll < 0.9
+        else junk(ctx)
+    )
+    return Req(f"/u/{segment(name)}/{verb}/", [])
+
+
 # Solitaire
 
 
@@ -305,6 +321,8 @@ def _table_fields(ctx: Ctx) -> list[tuple[str, str | bytes]]:
         fields.append(
             rng.choice((("triad_no_discard", "on"), ("triad_discard_twice", "on"), ("triad_face_up", "on")))
         )
+    if rng.random() < 0.3:  # LP-9: a private table (a tournament's form has no such field)
+        fields.append(("private", rng.choice(("on", "on", "", "0", "yes"))))
     return fields
 
 
@@ -392,6 +410,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("password_reset_confirm", "browser", password_reset_confirm),
     Endpoint("edit_profile", "user", edit_profile),
     Endpoint("read_notices", "user", read_notices),
+    Endpoint("follow", "user", lambda ctx: _follow(ctx, "follow")),
+    Endpoint("unfollow", "user", lambda ctx: _follow(ctx, "unfollow")),
     Endpoint("new_game", "user", new_game),
     Endpoint("game_act", "user", game_act),
     Endpoint("game_undo", "user", game_undo),
@@ -434,6 +454,7 @@ GET_ONLY = frozenset(
         "solo_match",
         "tables",
         "table",
+        "table_join",
         "tournaments",
         "tournament",
         "tournament_series",
@@ -441,6 +462,9 @@ GET_ONLY = frozenset(
         "tournament_results_csv",
         "tournament_matches_csv",
         "profile",
+        "followers",
+        "following",
+        "friends",
         "password_change_done",
         "password_reset_done",
         "password_reset_complete",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import urllib.parse
 
 from tests.faults.frames import Frame, choose
 from tests.fuzz import inputs
@@ -134,6 +135,33 @@ def notice_id(rng: random.Random, own: list[int]) -> int:
     return rng.randint(1, 10**6)
 
 
+PRESENCE_TABLES = (
+    "1",
+    "2",
+    "999999999",
+    str(2**63 - 1),
+    str(2**63),
+    "0",
+    "-1",
+    "9" * 40,
+    "x",
+    "",
+    "\u0661",  # an Arabic-Indic digit one: str.isdigit says yes, the site must say no
+    "%ff",
+)
+
+
+def presence_query(rng: random.Random) -> str:
+    """The notice socket's query string: as a table's page sends it (``?table=12``), none, or
+    forged (accounts.presence.table_in_query reads any as "no table")."""
+    roll = rng.random()
+    if roll < 0.5:
+        return ""
+    if roll < 0.9:
+        return "?table=" + rng.choice(PRESENCE_TABLES)
+    return "?" + urllib.parse.quote(inputs.text(rng, 40).encode("utf-8", "surrogatepass"), safe="=&%")
+
+
 def notices(rng: random.Random, own: list[int]) -> tuple[str | bytes, bool, bool]:
     """``(data, text, answered)``: the notice socket answers every frame but a well-formed
     "read" of at most 1 KB, which marks what it names read and is answered, by a "read" frame
@@ -142,6 +170,12 @@ def notices(rng: random.Random, own: list[int]) -> tuple[str | bytes, bool, bool
     abuse = protocol_abuse(rng)
     if abuse:
         return (*abuse, True)
+    if rng.random() < 0.1:
+        # The heartbeat: taken quietly when exact, answered as an error when not.
+        if rng.random() < 0.7:
+            return '{"type": "here"}', False, False
+        here: dict[str, object] = {"type": "here", inputs.text(rng, 8): inputs.value(rng)}
+        return inputs.dumps(here), False, True
     roll = rng.random()
     if roll < 0.15:
         ids: object = [notice_id(rng, own) for _ in range(rng.randint(1, 50))]

@@ -263,6 +263,8 @@ class SocketFuzz:
 
     def _url(self, kind: str, rng: random.Random, client: Client, base: str) -> str:
         ws = base.replace("http://", "ws://")
+        if kind == "notices":
+            return f"{ws}/{ROUTES[kind]}{socket_frames.presence_query(rng)}"
         if not kind.startswith("table"):
             return f"{ws}/{ROUTES[kind]}"
         table_id = client.table_id
