@@ -43,6 +43,9 @@ def test_a_replay_opens_at_the_deal_and_shows_the_result_only_at_the_end(
 
     page.get_by_role("link", name="Next step").click()
     expect(page.get_by_test_id("step-count")).to_have_text(f"Step 1 of {steps}")
+    # Slow (a step each 1.5 s): longer than Playwright's longest wait between two looks (1 s),
+    # so no step the assertions wait for can pass unseen on a busy machine.
+    page.get_by_label("Speed").select_option("1500")
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("button", name="Pause")).to_be_visible()
     expect(page.get_by_test_id("step-count")).to_have_text(f"Step 3 of {steps}")

@@ -75,6 +75,7 @@ def test_idle_sockets_of_every_consumer_stay_open(live_site: str) -> None:
 
 CROWD = 300
 """More sockets than redis-py's default pool has connections (100), all leaving at once."""
+ARRIVING = 50
 
 
 def test_a_crowd_of_sockets_leaving_at_once_costs_no_server_error(live_site: str) -> None:
@@ -86,7 +87,11 @@ def test_a_crowd_of_sockets_leaving_at_once_costs_no_server_error(live_site: str
 
     async def crowd() -> int:
         url = live_site.replace("http://", "ws://") + f"/ws/tables/{table.pk}/"
-        sockets = await asyncio.gather(*(ws_connect(url, origin=live_site) for _ in range(CROWD)))
+        # They arrive in waves (the test is about leaving at once): 300 connects at once
+        # outran the listening socket's backlog on a busy machine, and the handshake was cut.
+        sockets = []
+        for _ in range(0, CROWD, ARRIVING):
+            sockets += await asyncio.gather(*(ws_connect(url, origin=live_site) for _ in range(ARRIVING)))
         firsts = await asyncio.gather(*(sock.recv() for sock in sockets))
         await asyncio.gather(*(sock.close() for sock in sockets))
         return sum(version_of(str(frame)) == 0 for frame in firsts)
