@@ -147,7 +147,10 @@ def make_lane() -> Lane:
     def open_table() -> int:
         game = random.choice(("triad", "blocks"))
         config = {"players": 2} if game == "triad" else {}
-        return tables.create_table(game=game, creator=host, config=config, clock_seconds=TABLE_CLOCK_S).pk
+        # Now and then a private one (LP-9): the lane lacks its link, so its seats are not there.
+        return tables.create_table(
+            game=game, creator=host, config=config, clock_seconds=TABLE_CLOCK_S, private=random.random() < 0.2
+        ).pk
 
     lane.tables = Pool(
         make=open_table,
