@@ -78,8 +78,9 @@ def is_online(user: User, now: dt.datetime | None = None) -> bool:
 
 def shown_table(table: Table) -> bool:
     """Whether a friends page may say someone is at ``table``: a live public table only.
-    The single place that decides it (private tables are to be left out here)."""
-    return table.status == Table.Status.PLAYING
+    The single place that decides it: a private table's address is for those it was given to
+    (LP-9), and a friend's page must not hand it on."""
+    return table.status == Table.Status.PLAYING and not table.is_private
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,18 @@ def test_shown_table_is_the_one_rule_for_which_tables_are_shown() -> None:
     assert not presence.shown_table(table(owner, Table.Status.OPEN))
 
 
+def test_a_friend_at_a_private_table_is_online_but_the_table_is_not_named() -> None:
+    """LP-9: a private table's link is not to be learnt from anyone's friends page."""
+    me, eve = person("me"), person("eve")
+    follows.follow(follower=me, followed=eve)
+    private = table(eve, Table.Status.PLAYING)
+    Table.objects.filter(pk=private.pk).update(private_key="k" * 43)
+    at(eve, private.pk)
+    html = friends_page(me)
+    assert 'data-testid="friend-online"' in html
+    assert "friend-watch" not in html and f"/tables/{private.pk}/" not in html
+
+
 def test_a_newcomer_is_told_how_to_follow_someone_and_visitors_are_asked_to_log_in(client: Client) -> None:
     html = friends_page(person("new"))
     assert 'data-testid="friends-empty"' in html and "press Follow" in html
