@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -116,3 +117,18 @@ def test_a_thousand_follows_come_a_page_at_a_time() -> None:
     second = friends_page(me, "?page=2")
     assert len(listed(second)) == 3
     assert len(listed(friends_page(me, "?page=junk"))) == presence.FRIENDS_PER_PAGE
+
+
+def test_the_page_costs_the_same_queries_for_many_friends_at_tables(
+    django_assert_max_num_queries: Any,
+) -> None:
+    me = person("me")
+    many = User.objects.bulk_create(User(username=f"f{n:04}") for n in range(presence.FRIENDS_PER_PAGE))
+    Follow.objects.bulk_create(Follow(follower=me, followed=other) for other in many)
+    for other in many:
+        at(other, table(other, Table.Status.PLAYING).pk)
+    client = Client()
+    client.force_login(me)
+    with django_assert_max_num_queries(8):
+        html = client.get("/friends/").content.decode()
+    assert html.count('data-testid="friend-watch"') == presence.FRIENDS_PER_PAGE
