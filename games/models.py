@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -366,6 +367,18 @@ class Table(NamesItsGame):
     @property
     def is_private(self) -> bool:
         return self.private_key is not None
+
+    @property
+    def rates(self) -> bool:
+        """``rates_with`` its seats (prefetched by the lobby, else read)."""
+        return self.rates_with(self.seats.all())
+
+    def rates_with(self, seats: Iterable[Seat]) -> bool:
+        """RT-2, RT-5: whether the table's result will move ratings, so whether it says "Rated":
+        opened as rated and no seat a bot's (an open seat is a person's to take; a game starts
+        with every seat taken). Where its game ends, a person who never moved by hand still
+        leaves it unrated (``games.core.rated``)."""
+        return self.rated and not any(seat.is_bot for seat in seats)
 
 
 _SEAT_NAMED_BY = frozenset({"user", "user_id", "is_bot", "bot_name", "number"})

@@ -9,8 +9,9 @@ path") lists the hops.
    the game's row is updated only if it is still at that version (a compare-and-set: an
    ``UPDATE ... WHERE version = v``, which on PostgreSQL also waits for a concurrent move's
    lock and then finds the row moved on), the action is inserted, and a game that ends
-   writes its result, ratings and table status. A game that moved on writes nothing and is
-   refused with ``StaleVersion``; ``(game, seq)`` is unique, so no move is ever stored twice.
+   writes its result, ratings (none if a person never moved by hand, RT-5) and table
+   status. A game that moved on writes nothing and is refused with ``StaleVersion``;
+   ``(game, seq)`` is unique, so no move is ever stored twice.
 3. **Announce** (``_committed``, after commit): the new snapshot is kept, ``TableChanged``
    (the version, no card) is sent or handed back to the caller, and the turn clock's task
    goes out if the move needs one.
@@ -29,7 +30,7 @@ from django.db import router, transaction
 from django.db.models import F
 
 from accounts.models import User
-from games.core import announcements, finishes, moves, snapshots
+from games.core import announcements, finishes, moves, rated, snapshots
 from games.core.announcements import TableChanged
 from games.core.errors import GameError, StaleVersion
 from games.core.snapshots import Snapshot
@@ -132,9 +133,11 @@ def _table_finished(decided: Decided) -> None:
     notices.settle(about=notices.about_table(table.pk))  # "go to your table": done
     seats = decided.before.seats
     people = [seat.user for seat in seats if seat.user is not None and not seat.is_bot]
-    # RT-2: a rated table whose every seat is a person rates its game, in this transaction (RT-4).
-    if table.rated and len(people) == len(seats) and record.outcome is not None:
-        places = get_engine(record.game).places(record.outcome)
+    # RT-2: a rated table whose every seat is a person rates its game, in this transaction
+    # (RT-4), if every person moved by hand (RT-5: the ending move's action is inserted).
+    rates = table.rates_with(seats) and len(people) == len(seats) and record.outcome is not None
+    if rates and not rated.never_moved(record.pk, seats):
+        places = get_engine(record.game).places(record.outcome or {})
         ratings.rate_game(record.pk, record.game, people, places)
     if record.kind == GameRecord.Kind.TOURNAMENT:
         transaction.on_commit(partial(_report_match, record.pk))

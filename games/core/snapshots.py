@@ -25,7 +25,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from games import kinds
-from games.core import narration
+from games.core import narration, rated
 from games.engine import get_engine
 from games.models import Action, GameRecord, Seat, Table
 
@@ -55,6 +55,8 @@ class Snapshot:
     the log's next sentence is said from."""
     log: tuple[LogLine, ...] = ()
     rating_rows: list[dict[str, Any]] = field(default_factory=list)
+    unrated_by: tuple[str, ...] = ()
+    """RT-5: a finished game its table would have rated, not rated: who never moved by hand."""
     tournament: Any = None
     """A finished tournament game's tournament, for the page's way back."""
     memo: dict[Any, Any] = field(default_factory=dict)
@@ -264,6 +266,7 @@ def _from_the_deal(table: Table, record: GameRecord) -> Snapshot:
         LogLine(seq, _said(record.game, states[seq], rows[seq][0], states[seq + 1], names), rows[seq][1])
         for seq in range(first, len(rows))
     )
+    shown = rating_rows(table, seats, record)
     return Snapshot(
         record,
         states[-1],
@@ -271,7 +274,8 @@ def _from_the_deal(table: Table, record: GameRecord) -> Snapshot:
         seats,
         window=tuple(states[-(LOG_LENGTH + 1) :]),
         log=log,
-        rating_rows=rating_rows(table, seats, record),
+        rating_rows=shown,
+        unrated_by=unrated_by(table, seats, record, shown),
         tournament=_tournament(table, record),
     )
 
@@ -295,6 +299,7 @@ def following(
         log.append(LogLine(seq + n, _said(record.game, window[-1], text, after, before.names), timed_out))
         window.append(after)
     same_ending = before.record.is_over == record.is_over
+    shown = before.rating_rows if same_ending else rating_rows(table, before.seats, record)
     return Snapshot(
         record,
         window[-1],
@@ -302,7 +307,8 @@ def following(
         before.seats,
         window=tuple(window[-(LOG_LENGTH + 1) :]),
         log=tuple(log[-LOG_LENGTH:]),
-        rating_rows=before.rating_rows if same_ending else rating_rows(table, before.seats, record),
+        rating_rows=shown,
+        unrated_by=before.unrated_by if same_ending else unrated_by(table, before.seats, record, shown),
         tournament=before.tournament if same_ending else _tournament(table, record),
     )
 
@@ -315,14 +321,16 @@ def rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dic
     """RT-3: each person's rating at a rated table, and once the game is over its change.
     A game's changes are written with the move that ends it (RT-4); while it is played, the
     table shows the ratings as they were when its process first built it."""
-    if not table.rated:
+    if not table.rates_with(seats):
         return []
     from accounts.models import Rating
     from accounts.ratings import MODEL
 
+    changes = {row.user_id: row for row in record.rating_changes.all()} if record.is_over else {}
+    if record.is_over and not changes:
+        return []  # RT-5: played out unrated (``unrated_by`` says why)
     users = [seat.user_id for seat in seats if seat.user_id is not None]
     current = {row.user_id: row for row in Rating.objects.filter(game=table.game, user_id__in=users)}
-    changes = {row.user_id: row for row in record.rating_changes.all()} if record.is_over else {}
     rows = []
     for seat in seats:
         if seat.user_id is None:
@@ -331,6 +339,16 @@ def rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dic
         shown = change.shown_after if change else rating.shown if rating else f"{round(MODEL.rating().mu)}?"
         rows.append({"name": seat.name, "shown": shown, "delta": change.delta if change else None})
     return rows
+
+
+def unrated_by(
+    table: Table, seats: list[Seat], record: GameRecord, rows: list[dict[str, Any]]
+) -> tuple[str, ...]:
+    """RT-5: the names of the people who never moved by hand in a finished game that its table
+    would have rated and that was not (it has no ``rows``); empty for any other game."""
+    if not record.is_over or rows or not table.rates_with(seats):
+        return ()
+    return tuple(seat.name for seat in rated.never_moved(record.pk, seats))
 
 
 def _tournament(table: Table, record: GameRecord) -> Any:

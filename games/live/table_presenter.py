@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from accounts.models import User
 from games import kinds
 from games.core import snapshots
@@ -177,6 +179,7 @@ def table_context(
     spec = kinds.get_table_game(table.game)
     context: dict[str, Any] = {
         "table": table,
+        "rates": table.rates_with(seats),
         "info": spec,
         "seats": seats,
         "me": me,
@@ -221,6 +224,7 @@ def _public_parts(
         seats, record = snapshot.seats, snapshot.record
         page = {
             "rating_rows": snapshot.rating_rows,
+            "not_rated": _not_rated(snapshot.unrated_by),
             "final": _final_rows(seats, record.outcome or {}) if record.is_over else None,
             "log_section": log_section(snapshot),
             "bot_to_act": any(seat.number == to_act and seat.is_bot for seat in seats),
@@ -228,6 +232,11 @@ def _public_parts(
         parts = page, public_area(spec, snapshots.spectators_view(snapshot), seats)
         snapshot.memo["public"] = parts
     return parts
+
+
+def _not_rated(names: Sequence[str]) -> str:
+    """RT-5: why a game its table would have rated was played out unrated, in a line."""
+    return gettext("Not rated: %(names)s never moved.") % {"names": _names_list(names)} if names else ""
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
