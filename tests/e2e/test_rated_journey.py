@@ -46,8 +46,14 @@ def test_a_rated_heads_up_game_moves_both_ratings_on_their_profiles(
     ratings = anna.get_by_test_id("ratings")
     expect(ratings).to_contain_text("anna")
     changes = ratings.locator(".gain, .loss").all_text_contents()
-    assert len(changes) == 2 and {change[0] for change in changes} == {"+", "-"}
+    assert len(changes) == 2 and {change[0] for change in changes} == {"+", "\N{MINUS SIGN}"}
+    assert all(change.endswith(" rating") for change in changes)  # RT-5: what the result did
+    anna.set_viewport_size({"width": 1366, "height": 900})
     anna.screenshot(path=str(artifacts_dir() / "rated-table-over.png"), full_page=True)
+    ben.set_viewport_size({"width": 390, "height": 844})
+    expect(ben.get_by_test_id("ratings")).to_contain_text(" rating")
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390  # no page wider than the phone
+    ben.screenshot(path=str(artifacts_dir() / "rated-table-over-phone.png"), full_page=True)
     for page, name in ((anna, "anna"), (ben, "ben")):
         page.goto(f"{live_site}/u/{name}/")
         card = page.get_by_test_id("rating-triad")
