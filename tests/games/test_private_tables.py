@@ -198,6 +198,12 @@ def test_a_finished_private_game_is_replayed_by_its_players_and_the_link_only() 
     missing, hidden = stranger.get(nowhere), stranger.get(replay)
     assert hidden.status_code == 404 and same_page(hidden, missing, replay, nowhere)
     assert stranger.get(export).status_code == 404
+    asked = stranger.post(reverse("table_rematch", args=[table.pk]), follow=True)
+    nobody = stranger.post(reverse("table_rematch", args=[table.pk + 1000]), follow=True)
+    assert asked.redirect_chain == nobody.redirect_chain == [(reverse("tables"), 302)]
+    told = [[str(m) for m in response.context["messages"]] for response in (asked, nobody)]
+    assert told[0] == told[1] == ["There is no such table."]  # as if it were not there
+    assert not Table.objects.filter(rematch_of=table).exists()
     assert Client().get(replay).status_code == 404
     stranger.get(link(table))
     assert stranger.get(replay).status_code == 200
