@@ -229,7 +229,12 @@ def bot_table(user: Any) -> int:
     close_old_connections()
     game = random.choice(("triad", "blocks"))
     table = tables.create_table(
-        game=game, creator=user, config={"players": 2} if game == "triad" else {}, clock_seconds=TABLE_CLOCK_S
+        game=game,
+        creator=user,
+        config={"players": 2} if game == "triad" else {},
+        clock_seconds=TABLE_CLOCK_S,
+        # Now and then private (LP-9): its player plays on, a spectator's socket is refused (4404).
+        private=random.random() < 0.25,
     )
     tables.add_bot(table_id=table.pk, user=user)
     tables.start(table_id=table.pk, user=user)
