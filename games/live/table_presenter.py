@@ -179,7 +179,8 @@ def table_context(
     spec = kinds.get_table_game(table.game)
     context: dict[str, Any] = {
         "table": table,
-        "rates": table.rates_with(seats),
+        # RT-5: a game played out unrated no longer says "Rated" either.
+        "rates": table.rates_with(seats) and not (snapshot is not None and snapshot.unrated_by),
         "info": spec,
         "seats": seats,
         "me": me,

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from accounts.models import User
+from games.models import Table
 from tests.e2e.test_daily_journey import sign_up
 from tests.e2e.test_table_journey import take_turn
+from tests.games.table_moments import build_table, play_until
 from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -62,3 +65,22 @@ def test_a_rated_heads_up_game_moves_both_ratings_on_their_profiles(
         assert shown.endswith("?") and shown != "1500?"  # provisional, and moved
         expect(card.locator("svg")).to_be_visible()
         page.screenshot(path=str(artifacts_dir() / f"rated-profile-{name}.png"), full_page=True)
+
+
+def test_a_rated_game_the_clocks_played_out_says_it_was_not_rated(live_site: str, new_context: Any) -> None:
+    """RT-5: a rated table whose every move was the clock's (a rematch both walked away from)
+    ends unrated, and its page says who never moved, on a wide screen and a phone."""
+    alice = User.objects.create_user("alice", "alice@example.com", "pw-long-enough-1")
+    bob = User.objects.create_user("bob", "bob@example.com", "pw-long-enough-1")
+    config = {"players": 2, "hands": 1}
+    actions = play_until("triad", config, 1, lambda *_: False)
+    table = build_table("triad", config, {0: alice, 1: bob}, 1, actions, timed_out=range(len(actions)))
+    Table.objects.filter(pk=table.pk).update(rated=True)
+    for size, name in (({"width": 1366, "height": 900}, "wide"), ({"width": 390, "height": 844}, "phone")):
+        page = new_context(viewport=size).new_page()
+        page.goto(f"{live_site}/tables/{table.pk}/")
+        expect(page.get_by_test_id("table-result")).to_be_visible()
+        expect(page.get_by_test_id("not-rated")).to_have_text("Not rated: alice and bob never moved.")
+        expect(page.get_by_test_id("ratings")).to_have_count(0)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        page.screenshot(path=str(artifacts_dir() / f"unrated-table-over-{name}.png"), full_page=True)

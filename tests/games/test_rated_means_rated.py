@@ -99,7 +99,9 @@ def test_rt5_a_rematch_the_clock_played_out_after_both_left_is_not_rated(client:
     frames = frames_for(rematch.pk, [alice, bob, None])
     for frame, _ in frames.values():
         assert "Not rated: alice and bob never moved." in frame
-    assert "Not rated: alice and bob never moved." in client.get(f"/tables/{rematch.pk}/").content.decode()
+    page = client.get(f"/tables/{rematch.pk}/").content.decode()
+    assert "Not rated: alice and bob never moved." in page
+    assert 'data-testid="rating-mode">Casual<' in page
 
 
 def test_rt5_one_person_who_never_moved_leaves_the_game_unrated_and_is_named() -> None:
