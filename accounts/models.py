@@ -98,20 +98,6 @@ class Rating(models.Model):
         return f"{self.value}?" if self.provisional else str(self.value)
 
 
-class RankedCount(models.Model):
-    """How many ranked (non-provisional, RT-3) ratings a game has: what a profile's rank is
-    "of". Counting them walks the whole index ``rating_ranked`` (47,000 entries a game at a
-    million games, 2.6 ms); kept here, a rank walks only the ratings above it. Moved by
-    ``accounts.ratings.rate_game`` in the transaction where a rating becomes ranked; anything
-    that writes ratings otherwise (the generator, a migration) calls ``recount_ranked``."""
-
-    game = models.CharField(max_length=16, primary_key=True)
-    players = models.PositiveIntegerField(default=0)
-
-    def __str__(self) -> str:
-        return f"{self.game}: {self.players} ranked"
-
-
 class RatingChange(models.Model):
     """RT-4: one rated game's effect on one person's rating, kept as history."""
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db.models import Count, F
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from accounts.models import PROVISIONAL_GAMES, RankedCount, Rating, RatingChange, User
+from accounts.models import Rating, RatingChange, User
 
 SCALE = 60.0
 MODEL = PlackettLuce(mu=25.0 * SCALE, sigma=25.0 / 3 * SCALE, beta=25.0 / 6 * SCALE, tau=25.0 / 300 * SCALE)
@@ -71,22 +70,4 @@ def rate_game(record_id: int, game: str, people: Sequence[User], places: Sequenc
         row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
         row.updated_at = now
     Rating.objects.bulk_update(before, ["mu", "sigma", "games", "updated_at"])
-    ranked_now = sum(1 for row in before if row.games == PROVISIONAL_GAMES)
-    if ranked_now:
-        RankedCount.objects.bulk_create([RankedCount(game=game)], ignore_conflicts=True)
-        RankedCount.objects.filter(game=game).update(players=F("players") + ranked_now)
     return RatingChange.objects.bulk_create(changes)
-
-
-def recount_ranked() -> None:
-    """Every game's ``RankedCount`` counted again from the ratings (after ratings were written
-    other than by ``rate_game``)."""
-    counts = Rating.objects.filter(games__gte=PROVISIONAL_GAMES).values("game").annotate(players=Count("pk"))
-    RankedCount.objects.all().delete()
-    RankedCount.objects.bulk_create([RankedCount(game=row["game"], players=row["players"]) for row in counts])
-
-
-def ranked_players(games: Sequence[str]) -> dict[str, int]:
-    """Each game's number of ranked players, kept (``RankedCount``), in one query."""
-    kept = dict(RankedCount.objects.filter(game__in=list(games)).values_list("game", "players"))
-    return {game: kept.get(game, 0) for game in games}

@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import MAX_POINTS, Chart, thinned_chart
-from accounts.ratings import ranked_players
 from games import kinds
 from games.kinds.spec import TableSpec
 from tournaments.models import Entry
@@ -74,33 +73,31 @@ chart shows them all; the list of games below pages through every one)."""
 
 
 RANK_SQL = (
-    'SELECT COUNT(*) FROM "accounts_rating" '
-    f'WHERE "game" = %s AND "games" >= {PROVISIONAL_GAMES} AND "mu" > %s'
+    'SELECT COUNT(*) FILTER (WHERE "mu" > %s), COUNT(*) FROM "accounts_rating" '
+    f'WHERE "game" = %s AND "games" >= {PROVISIONAL_GAMES}'
 )
-"""A rating's rank in its game: the ranked players rated higher, counted along the index
-``rating_ranked`` alone (no row read), walking only the entries above it; how many are ranked
-in all is kept (``RankedCount``). The index's condition is written into the SQL, not sent as a
-parameter: a prepared statement's generic plan proves it only so (``web.sql_constants``). In
-SQL, not the ORM: building the query cost more than running it for most games (0.4 ms of
-Python a count)."""
+"""A rating's rank in its game: the ranked players rated higher, and all ranked players.
+Counted along the index ``rating_ranked`` alone (no row read), even while provisional: a
+query a game whatever the number of players. The index's condition is written into the SQL,
+not sent as a parameter: a prepared statement's generic plan proves it only so
+(``web.sql_constants``). In SQL, not the ORM: building the query cost more than running
+it for most games (0.4 ms of Python a count)."""
 
 
 def profile_ratings(person: User) -> list[GameRating]:
     """The person's rating in each multiplayer game they have one for, in the registry's
-    order, with rank, wins and history: a query for the ratings, one per ranked game for its
-    rank and one for the games' numbers of ranked players, whatever the number of games
-    played, and the histories (``_histories``)."""
+    order, with rank, wins and history: a query for the ratings and one per game for its rank,
+    whatever the number of games played, and the histories (``_histories``)."""
     specs = {spec.slug: spec for spec in kinds.TABLE_GAMES}
     ratings = {row.game: row for row in Rating.objects.filter(user=person, game__in=list(specs))}
     if not ratings:
         return []
     above: dict[str, int] = {}  # ranked players rated higher
+    players: dict[str, int] = {}  # ranked players
     with connection.cursor() as cursor:
         for slug, row in ratings.items():
-            if not row.provisional:
-                cursor.execute(RANK_SQL, [slug, row.mu])
-                (above[slug],) = cursor.fetchone()
-    players = ranked_players([slug for slug, row in ratings.items() if not row.provisional])
+            cursor.execute(RANK_SQL, [row.mu, slug])
+            above[slug], players[slug] = cursor.fetchone()
     histories = _histories(person, ratings)
     result = []
     for slug, spec in specs.items():

@@ -156,33 +156,6 @@ def test_the_rank_counts_only_non_provisional_players(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_the_kept_number_of_ranked_players_is_the_number_counted(client: Client) -> None:
-    """``RankedCount`` moves when a rating becomes ranked (its 10th rated game), once per
-    person and game, and matches counting the ratings; a recount gives the same."""
-    from accounts.models import RankedCount
-    from accounts.ratings import ranked_players, recount_ranked
-
-    ann, ben, cat, dan = person("ann"), person("ben"), person("cat"), person("dan")
-    assert ranked_players(["triad", "blocks"]) == {"triad": 0, "blocks": 0}
-    play([ann, ben], [1, 2], times=PROVISIONAL_GAMES - 1)
-    assert ranked_players(["triad"]) == {"triad": 0}
-    play([ann, ben, cat], [1, 2, 3])  # ann and ben reach 10 rated games; cat has 1
-    assert ranked_players(["triad"]) == {"triad": 2}
-    play([ann, ben], [2, 1], times=3)  # already ranked: no change
-    play([cat, dan], [1, 2], times=PROVISIONAL_GAMES - 1, game="blocks")
-    play([cat, dan], [1, 2], times=PROVISIONAL_GAMES - 1)  # cat's 10th Triad game, dan's 9th
-    counted = {
-        game: Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES).count()
-        for game in ("triad", "blocks")
-    }
-    assert ranked_players(["triad", "blocks"]) == counted == {"triad": 3, "blocks": 0}
-    RankedCount.objects.filter(game="triad").update(players=99)  # as if written past rate_game
-    recount_ranked()
-    assert ranked_players(["triad", "blocks"]) == counted
-    assert "of 3" in section(client.get("/u/ann/").content.decode(), "rating-rank")
-
-
-@pytest.mark.django_db
 def test_tournaments_played_are_listed_newest_first_with_their_place(client: Client) -> None:
     ann, ben = person("ann"), person("ben")
     now = timezone.now()
@@ -218,12 +191,12 @@ def test_the_query_count_does_not_grow_with_rated_games(client: Client) -> None:
             assert client.get("/u/ann/").status_code == 200
         return len(context.captured_queries)
 
-    play([ann, ben], [1, 2], times=PROVISIONAL_GAMES)  # ranked from here: a rank is counted
-    with_10 = queries()
-    play([ann, ben], [2, 1], times=30 - PROVISIONAL_GAMES)
+    play([ann, ben], [1, 2], times=3)
+    with_3 = queries()
+    play([ann, ben], [2, 1], times=27)
     with_30 = queries()
     assert RatingChange.objects.filter(user=ann).count() == 30
-    assert with_10 == with_30
+    assert with_3 == with_30
 
 
 @pytest.mark.django_db

@@ -31,7 +31,7 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 
 from accounts.models import Rating, RatingChange, User
-from accounts.ratings import MODEL, recount_ranked
+from accounts.ratings import MODEL
 from games import kinds
 from games.engine import get_engine
 from games.management.bulk_rows import PARTICIPATION_FIELDS, RECORD_FIELDS, Row, next_id, write_rows
@@ -317,5 +317,4 @@ class Command(BaseCommand):
                     write_rows(Rating, RATING_FIELDS, chunk)
                     chunk = []
             write_rows(Rating, RATING_FIELDS, chunk)
-        recount_ranked()
         self.stdout.write(f"{len(ratings)} ratings written")
