@@ -16,6 +16,7 @@ EXPECTED = {
     "tournaments.tasks.schedule_series": timedelta(seconds=30),
     "accounts.tasks.clear_expired_sessions": timedelta(hours=6),
     "accounts.tasks.forget_old_login_failures": timedelta(hours=6),
+    "accounts.tasks.forget_stale_presence": timedelta(minutes=1),
 }
 
 
