@@ -241,9 +241,6 @@ def _actions_since(games: Sequence[tuple[int, GameRecord]]) -> list[list[tuple[s
     in one query."""
     if not games:
         return []
-    if len(games) == 1:
-        start, record = games[0]
-        return [_actions(record, start)]
     wanted = Q()
     for start, record in games:
         wanted |= Q(game_id=record.pk, seq__gte=start, seq__lt=record.action_count)
