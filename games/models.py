@@ -322,7 +322,9 @@ class Table(NamesItsGame):
         FINISHED = "finished", "Finished"
 
     config = models.JSONField(default=dict, help_text="The full engine config, defaults filled in.")
-    clock_seconds = models.PositiveSmallIntegerField(default=30, help_text="Each turn's clock (LP-1).")
+    clock_seconds = models.PositiveIntegerField(
+        default=30, help_text="Each turn's clock (LP-1): live up to 10 minutes, else turn-based (LP-8)."
+    )
     rated = models.BooleanField(default=False, help_text="RT-2: opened as rated (casual if not).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
@@ -379,6 +381,29 @@ class Table(NamesItsGame):
         with every seat taken). Where its game ends, a person who never moved by hand still
         leaves it unrated (``games.core.rated``)."""
         return self.rated and not any(seat.is_bot for seat in seats)
+
+
+class Turn(models.Model):
+    """LP-8: the person a turn-based table's game waits for, and until when. One row per such
+    game while a person is to act, written with the move that hands them the turn
+    (``games.live.turns``). Live tables have none: their moves write nothing more, and the
+    game's row keeps no index a move would have to update."""
+
+    game = models.OneToOneField(GameRecord, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turns")
+    seat = models.PositiveSmallIntegerField()
+    since = models.DateTimeField(help_text="When the turn reached this person.")
+    deadline = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "since"], name="turn_waiting_for"),
+            models.Index(fields=["deadline"], name="turn_deadline"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.user_id}'s turn"
 
 
 _SEAT_NAMED_BY = frozenset({"user", "user_id", "is_bot", "bot_name", "number"})

@@ -20,7 +20,7 @@ from accounts import follows
 from accounts.models import Presence, User
 from games.core.players import Player
 from games.engine.solver import solve
-from games.live import tables
+from games.live import tables, turn_clocks
 from games.models import GameRecord
 from games.replays import replays
 from games.solitaire import services, solo_matches
@@ -36,7 +36,7 @@ from tournaments import services as tournament_services
 VIEWER = "ada_viewer"
 PASSWORD = "pyramid-of-hexes-55"
 # A turn clock that outlasts the tour: a person's turn must not time out and move the page on.
-LONG_CLOCK_S = tables.CLOCK_LIMITS[1]
+LONG_CLOCK_S = turn_clocks.LIVE_CLOCKS[1]
 
 
 @dataclass(frozen=True)

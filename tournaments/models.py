@@ -44,7 +44,7 @@ class Tournament(NamesItsGame):
     )
     third_place = models.BooleanField(default=False, help_text="Single elimination: a match for third place.")
     config = models.JSONField(default=dict, help_text="Every match's engine config, defaults filled in.")
-    clock_seconds = models.PositiveSmallIntegerField(default=30)
+    clock_seconds = models.PositiveIntegerField(default=30, help_text="A turn's clock (LP-8).")
     rated = models.BooleanField(default=False, help_text="RT-2: its matches are rated games.")
     max_entrants = models.PositiveSmallIntegerField(default=8)
     fill_with_bots = models.BooleanField(
@@ -284,7 +284,7 @@ class Series(NamesItsGame):
         blank=True,
         help_text='The game\'s options as JSON, e.g. {"hands": 3}; empty for the defaults.',
     )
-    clock_seconds = models.PositiveSmallIntegerField(default=30, help_text="The turn clock.")
+    clock_seconds = models.PositiveIntegerField(default=30, help_text="The turn clock.")
     max_entrants = models.PositiveSmallIntegerField(default=8)
     fill_with_bots = models.BooleanField(
         default=False, help_text="At the start, bots fill the places left (once a person has entered)."

@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import kinds
 from games.core.errors import GameError
-from games.live import tables
+from games.live import turn_clocks
 from games.models import GameRecord, Table
 from tournaments import pairing, running, solitaire_events
 from tournaments.formats.best_of import BEST_OF
@@ -135,9 +135,8 @@ def check_options(
     low, high = ENTRANT_LIMITS
     if not low <= max_entrants <= high:
         raise TournamentError(f"A tournament takes between {low} and {high} players.")
-    low, high = tables.CLOCK_LIMITS
-    if not low <= clock_seconds <= high:
-        raise TournamentError(f"The turn clock must be between {low} and {high} seconds.")
+    if not turn_clocks.valid_clock(clock_seconds):
+        raise TournamentError(str(turn_clocks.CLOCK_REFUSED))
     _check_format(spec.engine, format, best_of, table_size, rounds, third_place)
     try:
         return spec.engine.normalize_config(spec.tournament_config(config or {}))

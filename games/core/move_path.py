@@ -35,7 +35,7 @@ from games.core.announcements import TableChanged
 from games.core.errors import GameError, StaleVersion
 from games.core.snapshots import Snapshot
 from games.engine import get_engine
-from games.live import turn_clocks
+from games.live import turn_clocks, turns
 from games.models import Action, GameRecord, Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -116,6 +116,10 @@ def _store(decided: Decided, outbox: Outbox | None, inserts: list[Action] | None
         inserts.append(action)
     if after.is_over != before.is_over:
         finishes.sync(after)
+    table = decided.table
+    if table is not None and turn_clocks.is_turn_based(table.clock_seconds):
+        to_act = get_engine(after.game).current_player(decided.state)
+        turns.sync(table, decided.before.seats, after, to_act, new_turn=to_act != decided.seat)
     if decided.finished and decided.table is not None:
         _table_finished(decided)
     transaction.on_commit(partial(_committed, decided, outbox), using=router.db_for_write(GameRecord))

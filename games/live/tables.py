@@ -28,14 +28,12 @@ from games.core.errors import GameError
 from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
-from games.live import outages, table_access, turn_clocks
+from games.live import outages, table_access, turn_clocks, turns
 from games.models import GameRecord, Seat, Table
 
 __all__ = ["LOBBY_GROUP", "table_group"]
 
 logger = logging.getLogger(__name__)
-
-CLOCK_LIMITS = (10, 600)
 
 
 def _announce(table: Table) -> None:
@@ -73,9 +71,8 @@ def create_table(
         spec = kinds.get_table_game(game)
     except kinds.UnknownGame:
         raise GameError(f"{game!r} is not played at tables.") from None
-    low, high = CLOCK_LIMITS
-    if not low <= clock_seconds <= high:
-        raise GameError(f"The turn clock must be between {low} and {high} seconds.")
+    if not turn_clocks.valid_clock(clock_seconds):
+        raise GameError(str(turn_clocks.CLOCK_REFUSED))
     try:
         full = spec.engine.normalize_config(dict(config or {}))
     except ValueError as exc:
@@ -286,9 +283,11 @@ def _deal(table: Table, kind: str, seats: list[Seat]) -> None:
     table.lobby_version += 1
     table.save(update_fields=["record", "status", "lobby_version"])
     state = engine.initial_state(record.config, record.seed, record.deck)
-    turn_clocks.set_deadline(record, table, seats, engine.current_player(state))
+    to_act = engine.current_player(state)
+    turn_clocks.set_deadline(record, table, seats, to_act)
     armed = turn_clocks.arm(record)
     record.save(update_fields=["turn_deadline", "clock_task_at"])
+    turns.sync(table, seats, record, to_act, new_turn=True)
     version, deadline = record.version, record.turn_deadline
 
     def announce_and_schedule() -> None:

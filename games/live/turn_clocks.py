@@ -1,4 +1,4 @@
-"""A live table's turn clock (LP-1): each turn's deadline, and the task that acts when it passes.
+"""A table's turn clock (LP-1, LP-8): each turn's deadline, and the task that acts when it passes.
 
 The deadline lives in the game's row (``turn_deadline``), so a restart keeps it. A Celery task
 (``games.tasks.advance_table``) is sent for a deadline, but not at every move: while the task
@@ -6,6 +6,10 @@ sent for an earlier turn runs after now and no later than this turn's deadline
 (``clock_task_at``), that task, finding the game moved on, sends the one for the turn then
 current (``rearm``). People moving faster than their clocks cost one task per clock's
 length. A task that is lost is made good by the sweeper once its deadline is overdue.
+
+A turn-based clock (hours to days, LP-8) sends no task for a person's turn: no task waits in
+Redis for days. The sweeper (``games.tasks.sweep_overdue_turns``) acts once the deadline in the
+row is overdue.
 """
 
 from __future__ import annotations
@@ -15,9 +19,30 @@ import datetime as dt
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.engine import TABLE_SEAT
 from games.models import GameRecord, Seat, Table
+
+LIVE_CLOCKS = (10, 600)
+"""A live clock's bounds, in seconds a turn (LP-1)."""
+TURN_BASED_CLOCKS = (3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)
+"""The turn-based speeds offered (LP-8), in seconds a move: Board Game Arena's and lichess's
+correspondence choices, from an hour to a week."""
+TASK_HORIZON = dt.timedelta(seconds=LIVE_CLOCKS[1])
+"""A deadline further off than this gets no Celery task: the sweeper acts on it."""
+
+
+CLOCK_REFUSED = gettext_lazy("Choose a turn clock of 10 seconds to 10 minutes, or a turn-based speed.")
+
+
+def valid_clock(seconds: int) -> bool:
+    low, high = LIVE_CLOCKS
+    return low <= seconds <= high or seconds in TURN_BASED_CLOCKS
+
+
+def is_turn_based(seconds: int) -> bool:
+    return seconds >= TURN_BASED_CLOCKS[0]
 
 
 def delay(table: Table, seats: list[Seat], seat: int | None) -> float | None:
@@ -50,7 +75,7 @@ def arm(record: GameRecord) -> bool:
     """Whether the turn just set needs a task of its own; if so, ``clock_task_at`` is set and
     the caller sends it (``schedule``) once its change commits."""
     deadline, pending = record.turn_deadline, record.clock_task_at
-    if deadline is None:
+    if deadline is None or deadline - timezone.now() > TASK_HORIZON:
         return False
     if pending is not None and timezone.now() < pending <= deadline:
         return False

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import Follow, Presence, User
-from games.live import tables
+from games.live import tables, turn_clocks
 from games.models import Table
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
@@ -26,7 +26,7 @@ PRESENCE_WAIT_S = 15
 def bobs_table(bob: User) -> Table:
     """A Triad table Bob plays against a bot, with a turn clock that outlasts the test."""
     table = tables.create_table(
-        game="triad", creator=bob, config={"players": 2}, clock_seconds=tables.CLOCK_LIMITS[1]
+        game="triad", creator=bob, config={"players": 2}, clock_seconds=turn_clocks.LIVE_CLOCKS[1]
     )
     tables.add_bot(table_id=table.pk, user=bob)
     return tables.start(table_id=table.pk, user=bob)

@@ -67,7 +67,7 @@ class TestSeating:
         [
             ("pyramid", {}, 30, "not played at tables"),
             ("triad", {"players": 9}, 30, "'players'"),
-            ("triad", {}, 5, "between 10 and 600"),
+            ("triad", {}, 5, "turn clock of 10 seconds"),
         ],
     )
     def test_bad_tables_are_refused(
