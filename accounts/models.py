@@ -10,6 +10,7 @@ from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class CaseInsensitiveUserManager(UserManager["User"]):
@@ -22,6 +23,14 @@ class CaseInsensitiveUserManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
         # Log-in accepts "Alice" for "alice": usernames are one per spelling, any case.
         return self.named(username or "").get()
+
+
+class InvitePolicy(models.TextChoices):
+    """LP-9: who may invite a person to a table."""
+
+    ANYONE = "anyone", _("Anyone")
+    FOLLOWED = "followed", _("People I follow")
+    NOBODY = "nobody", _("Nobody")
 
 
 class User(AbstractUser):
@@ -40,6 +49,24 @@ class User(AbstractUser):
         "E-mail me before a tournament I entered starts",
         default=True,
         help_text="A reminder a few minutes before the start. The notice on the site comes either way.",
+    )
+    turn_emails = models.BooleanField(
+        _("E-mail me when turn-based games wait for my move"),
+        default=True,
+        help_text=_(
+            "At most one e-mail every few hours, however many games wait. The notice comes either way."
+        ),
+    )
+    turn_email_sent_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the last turn digest went out (at most one every few hours, LP-8).",
+    )
+    invite_policy = models.CharField(
+        _("Who may invite me to a table"),
+        max_length=8,
+        choices=InvitePolicy.choices,
+        default=InvitePolicy.ANYONE,
     )
 
     objects: ClassVar[CaseInsensitiveUserManager] = CaseInsensitiveUserManager()
