@@ -378,8 +378,8 @@ class Table(NamesItsGame):
     def rates_with(self, seats: Iterable[Seat]) -> bool:
         """RT-2, RT-5: whether the table's result will move ratings, so whether it says "Rated":
         opened as rated and no seat a bot's (an open seat is a person's to take; a game starts
-        with every seat taken). Where its game ends, a person who never moved by hand still
-        leaves it unrated (``games.core.rated``)."""
+        with every seat taken). Where its game ends, a game everyone had left to the clocks
+        is still unrated (``games.core.rated``)."""
         return self.rated and not any(seat.is_bot for seat in seats)
 
 

@@ -9,7 +9,7 @@ path") lists the hops.
    the game's row is updated only if it is still at that version (a compare-and-set: an
    ``UPDATE ... WHERE version = v``, which on PostgreSQL also waits for a concurrent move's
    lock and then finds the row moved on), the action is inserted, and a game that ends
-   writes its result, ratings (none if a person never moved by hand, RT-5) and table
+   writes its result, ratings (none if everyone had left it to the clocks, RT-5) and table
    status. A game that moved on writes nothing and is refused with ``StaleVersion``;
    ``(game, seq)`` is unique, so no move is ever stored twice.
 3. **Announce** (``_committed``, after commit): the new snapshot is kept, ``TableChanged``
@@ -138,9 +138,10 @@ def _table_finished(decided: Decided) -> None:
     seats = decided.before.seats
     people = [seat.user for seat in seats if seat.user is not None and not seat.is_bot]
     # RT-2: a rated table whose every seat is a person rates its game, in this transaction
-    # (RT-4), if every person moved by hand (RT-5: the ending move's action is inserted).
+    # (RT-4), unless everyone had left it to the clocks (RT-5: the ending move's action is
+    # inserted).
     rates = table.rates_with(seats) and len(people) == len(seats) and record.outcome is not None
-    if rates and not rated.never_moved(record.pk, seats):
+    if rates and not rated.everyone_left(record.pk, seats):
         places = get_engine(record.game).places(record.outcome or {})
         ratings.rate_game(record.pk, record.game, people, places)
     if record.kind == GameRecord.Kind.TOURNAMENT:

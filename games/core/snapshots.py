@@ -56,7 +56,7 @@ class Snapshot:
     log: tuple[LogLine, ...] = ()
     rating_rows: list[dict[str, Any]] = field(default_factory=list)
     unrated_by: tuple[str, ...] = ()
-    """RT-5: a finished game its table would have rated, not rated: who never moved by hand."""
+    """RT-5: a finished game its table would have rated, not rated: the people, who had all left."""
     tournament: Any = None
     """A finished tournament game's tournament, for the page's way back."""
     memo: dict[Any, Any] = field(default_factory=dict)
@@ -341,11 +341,11 @@ def rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dic
 def unrated_by(
     table: Table, seats: list[Seat], record: GameRecord, rows: list[dict[str, Any]]
 ) -> tuple[str, ...]:
-    """RT-5: the names of the people who never moved by hand in a finished game that its table
-    would have rated and that was not (it has no ``rows``); empty for any other game."""
+    """RT-5: the names of the people who had all left a finished game that its table would have
+    rated and that was not (it has no ``rows``); empty for any other game."""
     if not record.is_over or rows or not table.rates_with(seats):
         return ()
-    return tuple(seat.name for seat in rated.never_moved(record.pk, seats))
+    return tuple(seat.name for seat in rated.everyone_left(record.pk, seats))
 
 
 def _tournament(table: Table, record: GameRecord) -> Any:

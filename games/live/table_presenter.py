@@ -237,7 +237,10 @@ def _public_parts(
 
 def _not_rated(names: Sequence[str]) -> str:
     """RT-5: why a game its table would have rated was played out unrated, in a line."""
-    return gettext("Not rated: %(names)s never moved.") % {"names": _names_list(names)} if names else ""
+    if not names:
+        return ""
+    said = gettext("Not rated: %(names)s had left, and the clocks played it out.")
+    return said % {"names": _names_list(names)}
 
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:

@@ -69,7 +69,7 @@ def test_a_rated_heads_up_game_moves_both_ratings_on_their_profiles(
 
 def test_a_rated_game_the_clocks_played_out_says_it_was_not_rated(live_site: str, new_context: Any) -> None:
     """RT-5: a rated table whose every move was the clock's (a rematch both walked away from)
-    ends unrated, and its page says who never moved, on a wide screen and a phone."""
+    ends unrated, and its page says that everyone had left, on a wide screen and a phone."""
     alice = User.objects.create_user("alice", "alice@example.com", "pw-long-enough-1")
     bob = User.objects.create_user("bob", "bob@example.com", "pw-long-enough-1")
     config = {"players": 2, "hands": 1}
@@ -80,7 +80,7 @@ def test_a_rated_game_the_clocks_played_out_says_it_was_not_rated(live_site: str
         page = new_context(viewport=size).new_page()
         page.goto(f"{live_site}/tables/{table.pk}/")
         expect(page.get_by_test_id("table-result")).to_be_visible()
-        expect(page.get_by_test_id("not-rated")).to_have_text("Not rated: alice and bob never moved.")
+        expect(page.get_by_test_id("not-rated")).to_have_text("Not rated: alice and bob had left, and the clocks played it out.")
         expect(page.get_by_test_id("ratings")).to_have_count(0)
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
         page.screenshot(path=str(artifacts_dir() / f"unrated-table-over-{name}.png"), full_page=True)

@@ -1,6 +1,7 @@
 """Rated means rated (RT-2, RT-5): a table says "Rated" only when its result will move ratings,
-a game in which a person never moved by their own hand is played out by the clocks but not
-rated, and a rated game's table says what it did to each person's rating."""
+a game that every person had left to the clocks is played out but not rated (one person who
+leaves while another plays on loses by timeout, rated), and a rated game's table says what it
+did to each person's rating."""
 
 from __future__ import annotations
 
@@ -43,10 +44,11 @@ def rated_heads_up(alice: User, bob: User) -> Table:
     return table
 
 
-def play_out(table: Table, by_hand: ClockAfter) -> GameRecord:
-    """The game to its end: a person bets whenever they may while they still play by hand;
-    after that their turns run out and ``tables.advance`` makes the clock's move (LP-1, as the
-    worker does), the deadline moved into the past rather than waited for."""
+def play_out(table: Table, by_hand: ClockAfter, prefer: tuple[str, ...] = ("bet", "raise")) -> GameRecord:
+    """The game to its end: a person bets (or plays what ``prefer`` names) whenever they may
+    while they still play by hand; after that their turns run out and ``tables.advance``
+    makes the clock's move (LP-1, as the worker does), the deadline moved into the past
+    rather than waited for."""
     record = table.record
     assert record is not None
     engine = get_engine(table.game)
@@ -63,7 +65,7 @@ def play_out(table: Table, by_hand: ClockAfter) -> GameRecord:
         user = seats.get(seat) if seat is not None else None
         if user is not None and made[user.username] < by_hand.get(user.username, 0):
             legal = engine.view(state, seat).legal
-            move = next((m for m in legal if m.startswith("bet") or m.startswith("raise")), legal[0])
+            move = next((m for m in legal if m.startswith(prefer)), legal[0])
             move_path.play_at_table(table_id=table.pk, user=user, move=move, expected_version=record.version)
             made[user.username] += 1
         else:
@@ -98,21 +100,40 @@ def test_rt5_a_rematch_the_clock_played_out_after_both_left_is_not_rated(client:
     assert Rating.objects.get(user=alice, game="triad").games == 1  # the first game's only
     frames = frames_for(rematch.pk, [alice, bob, None])
     for frame, _ in frames.values():
-        assert "Not rated: alice and bob never moved." in frame
+        assert "Not rated: alice and bob had left, and the clocks played it out." in frame
     page = client.get(f"/tables/{rematch.pk}/").content.decode()
-    assert "Not rated: alice and bob never moved." in page
+    assert "Not rated: alice and bob had left, and the clocks played it out." in page
     assert 'data-testid="rating-mode">Casual<' in page
 
 
-def test_rt5_one_person_who_never_moved_leaves_the_game_unrated_and_is_named() -> None:
+def test_rt5_a_person_who_never_came_loses_by_the_clock_to_one_who_played_on_rated() -> None:
     alice, bob = person("alice"), person("bob")
     table = rated_heads_up(alice, bob)
     record = play_out(table, {"alice": 99})
+    assert not record.actions.filter(seat=seat_of(table, bob), timed_out=False).exists()
+    changes = {change.user.username: change.delta for change in record.rating_changes.select_related("user")}
+    assert changes["alice"] > 0 > changes["bob"]
+    for frame, _ in frames_for(table.pk, [alice, None]).values():
+        assert "Not rated" not in frame
+
+
+def test_rt5_a_game_both_left_halfway_is_played_out_unrated_and_says_so() -> None:
+    alice, bob = person("alice"), person("bob")
+    table = rated_heads_up(alice, bob)
+    record = play_out(table, {"alice": 1, "bob": 1}, prefer=("check",))  # each checks once, then is gone
+    last_by_hand = record.actions.filter(timed_out=False).order_by("seq").last()
+    assert last_by_hand is not None
+    after = set(record.actions.filter(seq__gt=last_by_hand.seq).values_list("seat", "timed_out"))
+    assert after == {(0, True), (1, True)}  # both clocks moved after the last move by hand
     assert not RatingChange.objects.filter(record=record).exists()
     assert not Rating.objects.exists()
-    for frame, _ in frames_for(table.pk, [alice, None]).values():
-        assert "Not rated: bob never moved." in frame
+    for frame, _ in frames_for(table.pk, [alice, bob, None]).values():
+        assert "Not rated: alice and bob had left, and the clocks played it out." in frame
         assert " rating</span>" not in frame
+
+
+def seat_of(table: Table, user: User) -> int:
+    return table.seats.get(user=user).number
 
 
 def test_rt5_a_rated_result_is_said_on_each_persons_frame_and_the_page() -> None:
