@@ -189,6 +189,9 @@ class Notice(models.Model):
         RESULTS = "results", "Results"
         TIMED_OUT = "timed_out", "Time ran out"
         REMATCH = "rematch", "Rematch"
+        YOUR_TURN = "your_turn", "Your turn"
+        INVITATION = "invitation", "Invitation"
+        INVITATION_ANSWER = "invite_answer", "Invitation answered"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)

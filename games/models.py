@@ -452,6 +452,60 @@ class Seat(models.Model):
         return self.user.username if self.user else "Empty seat"
 
 
+class Invitation(models.Model):
+    """LP-9: a person asked to a seat of an open table (``games.live.invitations``).
+
+    The seat is offered, not held: it stays open to anyone while the invitation waits, and
+    accepting sits the invitee in it if it is still free, else in any free seat. A pending
+    invitation past ``expires_at`` is expired whether or not its row says so yet: the row is
+    brought up to date when someone acts on it (no task waits for it)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+        CANCELLED = "cancelled", "Cancelled"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.PositiveSmallIntegerField(help_text="The seat offered (taken by then: any free one).")
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_received"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # Two invitations sent at once to one person for one table: the second is refused.
+            models.UniqueConstraint(
+                fields=["table", "to_user"], condition=Q(status="pending"), name="invitation_one_pending"
+            )
+        ]
+        indexes = [
+            # The invitee's list; the flood limit counts an inviter's last minute.
+            models.Index(fields=["to_user", "-created_at"], name="invitation_received"),
+            models.Index(fields=["from_user", "-created_at"], name="invitation_sent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} invites {self.to_user_id} to table {self.table_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("invitation", kwargs={"invitation_id": self.pk})
+
+    def current_status(self, now: dt.datetime | None = None) -> str:
+        """The status as of ``now``: a pending invitation past its time is expired."""
+        if self.status == self.Status.PENDING and self.expires_at <= (now or timezone.now()):
+            return self.Status.EXPIRED
+        return self.status
+
+
 class Participation(models.Model):
     """A person's part in a finished game: its owner (solitaire) or a person at one of its
     seats; an import has neither. Written where a game ends, reopens (undo) or is claimed
