@@ -23,11 +23,12 @@ from django.db.models import CharField, Exists, OuterRef, Value
 from django.db.models.functions import Cast, Concat
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Notice, User
 from accounts.notices import about_table, about_tournament, notify
 from games.kinds.words import ordinal
-from games.models import Table
+from games.models import Invitation, Table
 from tournaments.models import Entry, Tournament
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,49 @@ def rematch_asked(table: Table, asker: User, people: Iterable[User]) -> None:
             key=f"rematch:{table.pk}",
             about=about_table(table.pk),
         )
+
+
+def invited(invitation: Invitation) -> None:
+    """LP-9: the invitee is asked to a seat; the notice leads to the invitation (Accept, Decline),
+    never to a private table's link, and is read once the invitation is answered."""
+    table = invitation.table
+    if table.is_private:
+        text = _("%(name)s invites you to a private %(game)s table") % {
+            "name": invitation.from_user.username,
+            "game": table.get_game_display(),
+        }
+    else:
+        text = _("%(name)s invites you to %(game)s table %(table)d") % {
+            "name": invitation.from_user.username,
+            "game": table.get_game_display(),
+            "table": table.pk,
+        }
+    notify(
+        user=invitation.to_user,
+        kind=Notice.Kind.INVITATION,
+        text=text,
+        url=invitation.get_absolute_url(),
+        key=f"invitation:{invitation.pk}",
+        about=f"invitation:{invitation.pk}",
+    )
+
+
+def invitation_answered(invitation: Invitation) -> None:
+    """The inviter hears the invitee's answer; read once they open the table."""
+    table = invitation.table
+    words = {"name": invitation.to_user.username, "game": table.get_game_display(), "table": table.pk}
+    if invitation.status == Invitation.Status.ACCEPTED:
+        text = _("%(name)s accepted your invitation to %(game)s table %(table)d") % words
+    else:
+        text = _("%(name)s declined your invitation to %(game)s table %(table)d") % words
+    notify(
+        user=invitation.from_user,
+        kind=Notice.Kind.INVITATION_ANSWER,
+        text=text,
+        url=table.get_absolute_url(),
+        key=f"invitation-answer:{invitation.pk}",
+        about=about_table(table.pk),
+    )
 
 
 def remind_entrants(now: dt.datetime | None = None) -> int:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.live import table_pages
+from games.live import invitation_views, table_pages
 from games.replays import replay_pages
 from games.solitaire import solo_match_pages, views
 from games.stats import pages as stats_pages
@@ -39,4 +39,11 @@ urlpatterns = [
     path("tables/<int:table_id>/unbot/", table_pages.remove_bot, name="table_remove_bot"),
     path("tables/<int:table_id>/start/", table_pages.start, name="table_start"),
     path("tables/<int:table_id>/rematch/", table_pages.rematch, name="table_rematch"),
+    path("invitations/", invitation_views.invitation_list, name="invitations"),
+    path("invitations/new/", invitation_views.send, name="invitation_send"),
+    path("invitations/<int:invitation_id>/", invitation_views.invitation_page, name="invitation"),
+    path("invitations/<int:invitation_id>/accept/", invitation_views.accept, name="invitation_accept"),
+    path("invitations/<int:invitation_id>/decline/", invitation_views.decline, name="invitation_decline"),
+    path("invitations/<int:invitation_id>/cancel/", invitation_views.cancel, name="invitation_cancel"),
+    path("invite/<str:username>/", invitation_views.invite_person, name="invite_person"),
 ]

@@ -313,6 +313,10 @@ SITE_DOWN_AFTER_S = env.float("CAPSTONE_DOWN_AFTER_S", default=10.0)
 # out for anyone, with no limit: routed only when this is set, never by default.
 BENCH_ROUTES = env.bool("CAPSTONE_BENCH_ROUTES", default=False)
 
+# LP-9: how long an invitation to a table waits for its answer: a live table's people are
+# there now, a turn-based table's may answer tomorrow.
+INVITATION_LIVE_EXPIRY_S = 10 * 60
+INVITATION_TURN_BASED_EXPIRY_S = 24 * 3600
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -6,7 +6,7 @@ the table in the visitor's session and sends them on to the table's plain addres
 key leaves the address bar at once and is never in a reload, a bookmark, a Referer the page
 sends or the address a socket or an htmx request asks for.
 
-``may_enter`` is the one check: invitations will widen it.
+``may_enter`` is the one check; an invitation widens it for its invitee (``invitations``).
 """
 
 from __future__ import annotations
@@ -46,8 +46,13 @@ def remember(session: SessionBase, table: Table) -> None:
 def may_enter(table: Table, user: User | None, session: SessionBase | None) -> bool:
     """Whether ``user`` (with this ``session``) may see, watch, sit at or replay ``table``: any
     public table; a private one if they opened it, sit there, sat at the table it is the
-    rematch of (they were asked to it), or their session came through its link."""
+    rematch of (they were asked to it), were invited to it (an invitation waiting or
+    accepted), or their session came through its link."""
+    from games.live import invitations  # it seats people through ``tables``, which imports this
+
     if not table.is_private:
+        return True
+    if session is not None and table.pk in session.get(SESSION_KEY, []):
         return True
     if user is not None and user.is_authenticated:
         if table.created_by_id == user.pk:
@@ -55,7 +60,8 @@ def may_enter(table: Table, user: User | None, session: SessionBase | None) -> b
         tables = [table.pk] if table.rematch_of_id is None else [table.pk, table.rematch_of_id]
         if Seat.objects.filter(table_id__in=tables, user=user).exists():
             return True
-    return session is not None and table.pk in session.get(SESSION_KEY, [])
+        return invitations.lets_in(table, user)
+    return False
 
 
 def may_enter_id(table_id: int, user: User | None, session: SessionBase | None) -> bool:

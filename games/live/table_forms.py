@@ -99,3 +99,25 @@ class LobbyTableForm(TableForm):
         label=_("Private table"),
         help_text=_("Not listed in the lobby: only people you send its link to can watch or sit."),
     )
+    invite = forms.CharField(
+        required=False,
+        max_length=200,
+        label=_("Invite (optional)"),
+        help_text=_("Usernames, separated by commas: each gets a notice with Accept and Decline."),
+    )
+
+    def clean_invite(self) -> list[str]:
+        """The names to invite once the table is open; a name nobody has refuses the form."""
+        from accounts.models import User
+        from games.core.errors import GameError
+        from games.live import invitations
+
+        try:
+            names = invitations.parse_names(self.cleaned_data.get("invite") or "")
+        except GameError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        for name in names:
+            if not User.objects.named(name).filter(is_active=True).exists():
+                refusal = _("There is no one called “%(name)s”.")
+                raise forms.ValidationError(refusal, params={"name": name[:40]})
+        return names

@@ -13,11 +13,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
 from games.core.errors import GameError
-from games.live import table_access, tables
+from games.live import invitations, table_access, tables
 from games.live.table_forms import LobbyTableForm
 from games.live.table_frames import lobby_tables
 from games.live.table_presenter import table_context
@@ -28,7 +29,9 @@ from web.numbers import whole_number
 
 @require_safe
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {"form": LobbyTableForm(), **lobby_tables()})
+    # "Open a new table for them" (``invite_person``) comes with the name to invite.
+    form = LobbyTableForm(initial={"invite": request.GET.get("invite", "")[:200]})
+    return render(request, "games/lobby.html", {"form": form, **lobby_tables()})
 
 
 @login_required
@@ -48,8 +51,19 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
         except GameError as exc:
             form.add_error(None, str(exc))
         else:
+            _invite(request, table, form.cleaned_data["invite"])
             return redirect(table)
     return render(request, "games/lobby.html", {"form": form, **lobby_tables()}, status=400)
+
+
+def _invite(request: AuthenticatedHttpRequest, table: Table, names: list[str]) -> None:
+    """The people the table form named are invited; each refusal is said on the table's page."""
+    made, refused = invitations.invite_names(inviter=request.user, table_id=table.pk, names=names)
+    for error in refused:
+        messages.error(request, error)
+    if made:
+        sent_to = ", ".join(invitation.to_user.username for invitation in made)
+        messages.success(request, _("Invitation sent to %(names)s.") % {"names": sent_to})
 
 
 def _person(request: HttpRequest) -> User | None:
