@@ -1,7 +1,8 @@
 """A signed-in person's notice socket, open on every page of the site (static/js/notices.js).
 
 It joins the person's group (``accounts.notices.group_name``) and passes on what arrives
-there: a new notice, or notices read on another page. On connecting it sends the unread
+there: a new notice, notices read on another page, or how many turn-based games now wait for
+the person (``{"type": "turns", "count": 3}``, LP-8). On connecting it sends the unread
 notices as they stand, so a notice made between the page's render and the socket's
 opening (or while a dropped socket reconnected) is not missed. It takes two frames:
 ``{"type": "read", "ids": [1, 2]}`` (or ``"ids": "all"``), and the page's heartbeat
@@ -21,7 +22,7 @@ from typing import Any, Literal
 
 from channels.db import database_sync_to_async
 
-from accounts import notices, presence
+from accounts import notices, presence, waiting
 from accounts.models import User
 from games.live.socket_limits import Rate
 from web import safe_json
@@ -88,10 +89,17 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
         await self.sync(user)
 
     async def sync(self, user: User) -> None:
-        """The unread notices as they stand: the page shows these and no others."""
+        """The unread notices as they stand: the page shows these and no others; and how many
+        turn-based games wait for the person (LP-8), for the header's "Your turn"."""
         unread = await database_sync_to_async(notices.unread)(user)
+        turns = await database_sync_to_async(waiting.count)(user.pk)
         await self.send_json(
-            {"type": "sync", "notices": [notices.as_json(n) for n in unread.notices], "unread": unread.count}
+            {
+                "type": "sync",
+                "notices": [notices.as_json(n) for n in unread.notices],
+                "unread": unread.count,
+                "turns": turns,
+            }
         )
 
     async def layer_gap(self, event: dict[str, Any]) -> None:
@@ -135,3 +143,7 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
 
     async def notice_read(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "read", "ids": event["ids"], "unread": event["unread"]})
+
+    async def turns_count(self, event: dict[str, Any]) -> None:
+        """How many turn-based games wait for the person now (``accounts.turn_notices``)."""
+        await self.send_json({"type": "turns", "count": event["count"]})

@@ -78,14 +78,19 @@ def mark_read(*, user: User, ids: Collection[int] | Literal["all"]) -> int:
     return changed
 
 
-def settle(*, about: str, user: User | None = None) -> int:
-    """The matter ``about`` is done (for ``user`` only, if given): its unread notices are read, and
-    their person's open pages hear of it as of any notice read. Returns how many were unread."""
+def settle(*, about: str, user: User | None = None, kind: str = "", but_user_id: int | None = None) -> int:
+    """The matter ``about`` is done (for ``user`` only, if given; for everyone but ``but_user_id``,
+    if given; only its notices of ``kind``, if given): its unread notices are read, and their
+    person's open pages hear of it as of any notice read. Returns how many were unread."""
     if not about:
         raise ValueError("settle names a matter: the notices about none are read by their person")
     unread = Notice.objects.filter(about=about, read_at__isnull=True)
     if user is not None:
         unread = unread.filter(user=user)
+    if kind:
+        unread = unread.filter(kind=kind)
+    if but_user_id is not None:
+        unread = unread.exclude(user_id=but_user_id)
     found = list(unread.values_list("pk", "user_id"))
     if not found:
         return 0

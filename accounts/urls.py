@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import friend_views, views
+from accounts import friend_views, turn_views, views
 from accounts.forms import LoginForm
 
 urlpatterns = [
@@ -28,4 +28,5 @@ urlpatterns = [
     path("u/<str:username>/followers/", friend_views.followers, name="followers"),
     path("u/<str:username>/following/", friend_views.following, name="following"),
     path("friends/", friend_views.friends, name="friends"),
+    path("turns/", turn_views.your_turn, name="your_turn"),
 ]

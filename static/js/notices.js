@@ -1,6 +1,7 @@
 // Notices: the signed-in person's socket (/ws/notices/), open on every page. A new notice
 // shows as a toast with its link and joins the header's list; the header and the page's
-// title show how many are unread. Following a notice marks it read, on every open page.
+// title show how many are unread. Following a notice marks it read, on every open page. The
+// header's "Your turn (3)" follows the count of turn-based games waiting for the person.
 // Text reaches the page through textContent only, links only to paths on this site.
 // The socket is also the person's presence (accounts/presence.py): a table's page names its
 // table in the socket's address, and a heartbeat says the page is still open.
@@ -15,6 +16,8 @@
   const count = root.querySelector("[data-notices-count]");
   const summary = root.querySelector("summary");
   const toasts = document.querySelector("[data-notice-toasts]");
+  // The header's "Your turn (3)": how many turn-based games wait for this person (LP-8).
+  const turns = document.querySelector("[data-your-turn]");
   const SHOWN = 10; // accounts.notices.SHOWN
   const TOAST_MS = 20000;
   const RETRY_MAX_MS = 30000;
@@ -42,6 +45,12 @@
     count.textContent = String(n);
     badge.hidden = n === 0;
     document.title = (n > 0 ? "(" + n + ") " : "") + baseTitle;
+  }
+
+  function setTurns(n) {
+    if (!turns || typeof n !== "number") return;
+    turns.querySelector("[data-your-turn-count]").textContent = String(n);
+    turns.hidden = n === 0;
   }
 
   function noticeLink(notice) {
@@ -131,6 +140,9 @@
       message.notices.slice().reverse().forEach(arrived);
       showList(message.notices);
       setUnread(message.unread);
+      setTurns(message.turns);
+    } else if (message.type === "turns") {
+      setTurns(message.count);
     } else if (message.type === "notice") {
       arrived(message.notice);
       setUnread(message.unread);

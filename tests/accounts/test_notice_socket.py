@@ -61,7 +61,7 @@ def test_a_notice_reaches_its_persons_open_pages_once_and_nobody_elses(live_site
             sync = receive(sock)
             assert sync["type"] == "sync" and sync["unread"] == 1
             assert [n["id"] for n in sync["notices"]] == [earlier.pk]
-        assert receive(other) == {"type": "sync", "notices": [], "unread": 0}
+        assert receive(other) == {"type": "sync", "notices": [], "unread": 0, "turns": 0}
 
         notice = tell(ann, "table:7")
         assert notices.notify(user=ann, kind="match_ready", text="again", url="/", key="table:7") is None
