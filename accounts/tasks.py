@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.management import call_command
 from django.utils import timezone
 
-from accounts import event_notices, presence
+from accounts import event_notices, presence, turn_digest
 
 
 @shared_task
@@ -35,3 +35,10 @@ def forget_stale_presence() -> int:
 def remind_tournament_entrants() -> int:
     """Notices (and e-mails) to the people entered in a tournament about to start."""
     return event_notices.remind_entrants()
+
+
+@shared_task
+def send_turn_digests() -> int:
+    """LP-8: the e-mail digests of turn-based games waiting for people (at most one per person
+    every few hours); returns how many people were e-mailed."""
+    return turn_digest.send()

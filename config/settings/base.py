@@ -214,6 +214,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     # TN-9: creates each series' editions ahead of time, one per slot (idempotent).
     "schedule-series": {"task": "tournaments.tasks.schedule_series", "schedule": timedelta(seconds=30)},
+    # LP-8: e-mails each person whose turn-based games wait for them, at most one digest per
+    # TURN_DIGEST_EVERY (accounts.turn_digest).
+    "send-turn-digests": {"task": "accounts.tasks.send_turn_digests", "schedule": timedelta(minutes=5)},
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -299,6 +302,12 @@ SITE_URL = env.str("SITE_URL", default="").rstrip("/")
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 SITE_NAME = "Capstone"
+
+# LP-8's e-mail digest: at most one per person this often, however many turn-based games wait;
+# a turn is e-mailed about only once it has waited TURN_DIGEST_DELAY, so that people playing
+# a turn-based game on the site at the same time are not e-mailed about the move they are making.
+TURN_DIGEST_EVERY = timedelta(hours=3)
+TURN_DIGEST_DELAY = timedelta(minutes=5)
 
 # Live tables: a bot waits this long before moving, so people can follow the play; a tie
 # replay (TR-14, BL-8) is dealt this long after the showdown that caused it.

@@ -17,6 +17,7 @@ EXPECTED = {
     "accounts.tasks.clear_expired_sessions": timedelta(hours=6),
     "accounts.tasks.forget_old_login_failures": timedelta(hours=6),
     "accounts.tasks.forget_stale_presence": timedelta(minutes=1),
+    "accounts.tasks.send_turn_digests": timedelta(minutes=5),
 }
 
 
