@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
@@ -54,11 +55,28 @@ class Counts:
     followers: int
 
 
+STANDING_SQL = (
+    "SELECT (SELECT COUNT(*) FROM accounts_follow AS f JOIN accounts_user AS u ON u.id = f.followed_id"
+    " WHERE f.follower_id = %s AND u.is_active),"
+    " (SELECT COUNT(*) FROM accounts_follow AS f JOIN accounts_user AS u ON u.id = f.follower_id"
+    " WHERE f.followed_id = %s AND u.is_active),"
+    " EXISTS (SELECT 1 FROM accounts_follow WHERE follower_id = %s AND followed_id = %s)"
+)
+"""Whom a person follows and who follows them (active accounts only), and whether the viewer
+follows them: one round trip, in SQL. Two ORM counts and an ``exists`` cost the profile 1.6 ms
+a GET, 1.2 of it Python building the queries (issue 42)."""
+
+
+def standing(person: User, viewer: User | AnonymousUser) -> tuple[Counts, bool]:
+    """``person``'s counts, and whether ``viewer`` follows them (never, signed out)."""
+    with connection.cursor() as cursor:
+        cursor.execute(STANDING_SQL, [person.pk, person.pk, viewer.pk, person.pk])
+        following, followers, followed = cursor.fetchone()
+    return Counts(following=following, followers=followers), bool(followed)
+
+
 def counts(person: User) -> Counts:
-    return Counts(
-        following=Follow.objects.filter(follower=person, followed__is_active=True).count(),
-        followers=Follow.objects.filter(followed=person, follower__is_active=True).count(),
-    )
+    return standing(person, AnonymousUser())[0]
 
 
 def followers_of(person: User) -> QuerySet[User]:

@@ -61,11 +61,12 @@ def _change(request: AuthenticatedHttpRequest, username: str, change: follows.Ch
 
 
 def follow_context(request: HttpRequest, person: User, error: str = "") -> dict[str, object]:
+    counts, following = follows.standing(person, request.user)
     return {
         "person": person,
         "is_self": request.user == person,
-        "following": follows.is_following(request.user, person),
-        "follow_counts": follows.counts(person),
+        "following": following,
+        "follow_counts": counts,
         "follow_error": error,
     }
 
