@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin
 
 from games import kinds
+from games.live.table_forms import ClockField
 from tournaments import services, solitaire_events
 from tournaments.models import SOLITAIRE_FORMATS, Series
 
@@ -38,6 +39,8 @@ class SeriesForm(forms.ModelForm):
             *((spec.slug, f"{spec.name} (solitaire events)") for spec in kinds.SOLITAIRE),
         ]
     )
+    # The table form's speeds, live and turn-based (LP-8, TN-10); a solitaire event has no clock.
+    clock_seconds = ClockField()
 
     class Meta:
         model = Series

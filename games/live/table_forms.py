@@ -11,10 +11,58 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.choices import CallableChoiceIterator
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
 from games.kinds.spec import TableSpec
+from games.live import turn_clocks
+from games.live.clock_words import duration_words
+
+LIVE_SPEEDS = (15, 30, 60, 120, 300, 600)
+"""The live clocks offered, in seconds a turn; any other within ``turn_clocks.LIVE_CLOCKS``
+is still taken (an older form, the API)."""
+DEFAULT_CLOCK = 30
+
+
+def clock_choices() -> list[tuple[str, list[tuple[int, str]]]]:
+    """The speeds, grouped as BGA and lichess group theirs: live, then turn-based."""
+    return [
+        (gettext("Live: per turn"), [(seconds, duration_words(seconds)) for seconds in LIVE_SPEEDS]),
+        (
+            gettext("Turn-based: per move, no need to stay on the page"),
+            [(seconds, duration_words(seconds)) for seconds in turn_clocks.TURN_BASED_CLOCKS],
+        ),
+    ]
+
+
+class ClockField(forms.IntegerField):
+    """A table's (or a tournament's) speed: a choice among ``clock_choices``, posted as the
+    clock's seconds (``clock_seconds``), refused with one clear sentence if it is neither a
+    live clock nor an offered turn-based speed."""
+
+    widget = forms.Select
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", DEFAULT_CLOCK)
+        kwargs.setdefault("label", _("Speed"))
+        kwargs.setdefault(
+            "help_text",
+            _(
+                "Live: play now, with a clock for each turn. Turn-based: play a move when it suits you; "
+                "you are told when it is your turn."
+            ),
+        )
+        kwargs.setdefault("error_messages", {"invalid": turn_clocks.CLOCK_REFUSED})
+        super().__init__(**kwargs)
+        # Drawn anew at each rendering, in the language of its request.
+        self.widget.choices = CallableChoiceIterator(clock_choices)  # type: ignore[attr-defined]
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value is not None and not turn_clocks.valid_clock(value):
+            raise forms.ValidationError(turn_clocks.CLOCK_REFUSED, code="invalid_clock")
 
 
 def _field_name(spec: TableSpec, key: str) -> str:
@@ -23,7 +71,7 @@ def _field_name(spec: TableSpec, key: str) -> str:
 
 class TableForm(forms.Form):
     game = forms.ChoiceField(label="Game")
-    clock_seconds = forms.IntegerField(min_value=10, max_value=600, initial=30, label="Turn clock (seconds)")
+    clock_seconds = ClockField()
     rated = forms.BooleanField(
         required=False, initial=True, label="Rated: with people in every seat, the result moves their ratings"
     )

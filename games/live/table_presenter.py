@@ -23,6 +23,7 @@ from games.engine import TABLE_SEAT
 from games.kinds.spec import TableSpec
 from games.kinds.triad import place_of
 from games.kinds.words import ordinal, plural
+from games.live import clock_words, turn_clocks
 from games.live.table_log import log_section
 from games.models import Seat, Table
 
@@ -202,10 +203,15 @@ def table_context(
     view = snapshots.spectators_view(snapshot) if me is None else engine.view(state, me)
     to_act = engine.current_player(state)
     page, area = _public_parts(spec, snapshot, to_act)
+    # LP-8: a turn-based turn says what is left of it in words, drawn now (no countdown runs
+    # for days, and the page needs no socket to say it); a live one counts down (table.js).
+    turn_based = turn_clocks.is_turn_based(table.clock_seconds)
     context.update(
         record=record,
         version=record.version,
         deadline=record.turn_deadline,
+        turn_based=turn_based,
+        time_left=clock_words.time_left(record.turn_deadline) if turn_based and not record.is_over else "",
         tournament=snapshot.tournament,
         **page,
         **game_area(spec, view, seats, me, to_act, version=record.version, public=area),
