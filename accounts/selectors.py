@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import operator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -11,7 +13,7 @@ from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
+from accounts.models import PROVISIONAL_GAMES, Rating, User
 from accounts.rating_chart import MAX_POINTS, Chart, thinned_chart
 from games import kinds
 from games.kinds.spec import TableSpec
@@ -81,7 +83,9 @@ Counted along the index ``rating_ranked`` alone (no row read), even while provis
 query a game whatever the number of players. The index's condition is written into the SQL,
 not sent as a parameter: a prepared statement's generic plan proves it only so
 (``web.sql_constants``). In SQL, not the ORM: building the query cost more than running
-it for most games (0.4 ms of Python a count)."""
+it for most games (0.4 ms of Python a count). A statement a game, not one for all (``UNION
+ALL``): PostgreSQL runs such a union's counts in parallel workers, whose start cost more than
+the round trips saved (11.1 ms against 8.1 for the busiest profile, issue 42)."""
 
 
 def profile_ratings(person: User) -> list[GameRating]:
@@ -127,6 +131,9 @@ class RatingHistory:
     history: list[RatingHistoryRow]
 
 
+NO_HISTORY = RatingHistory(0, thinned_chart({}, 0), [])
+"""A rating without a rated game (none is written so, but nothing forbids it)."""
+
 HISTORY_CACHE_SECONDS = 24 * 3600
 
 
@@ -142,77 +149,86 @@ def _histories(person: User, ratings: dict[str, Rating]) -> dict[str, RatingHist
     keys = {slug: _history_key(rating) for slug, rating in ratings.items()}
     cached = cache.get_many(list(keys.values()))
     found = {slug: cached[key] for slug, key in keys.items() if key in cached}
-    missing = [slug for slug in ratings if slug not in found]
-    if missing:
-        read = _read_histories(person, missing)
-        cache.set_many({keys[slug]: history for slug, history in read.items()}, HISTORY_CACHE_SECONDS)
-        found.update(read)
+    if len(found) < len(keys):
+        wanted = [slug for slug in keys if slug not in found]
+        # Nothing kept (a first visit): every game's, unfiltered; else the stale ones alone.
+        read = _read_histories(person, wanted if found else None)
+        missing = {slug: read.get(slug, NO_HISTORY) for slug in wanted}
+        cache.set_many({keys[slug]: history for slug, history in missing.items()}, HISTORY_CACHE_SECONDS)
+        found.update(missing)
     return found
 
 
-CHART_POINTS_SQL = f"""
-SELECT point, mu_before, mu_after, games, wins FROM (
-    SELECT ROW_NUMBER() OVER oldest_first AS point, mu_before, mu_after,
-        MIN(mu_after) OVER oldest_first AS low_so_far, MAX(mu_after) OVER oldest_first AS high_so_far
-    FROM accounts_ratingchange WHERE user_id = %s AND game = %s
-    WINDOW oldest_first AS (ORDER BY created_at, id)
-) AS history, (
-    SELECT COUNT(*) AS games, MIN(mu_after) AS low, MAX(mu_after) AS high,
-        SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins
-    FROM accounts_ratingchange WHERE user_id = %s AND game = %s
-) AS totals
-WHERE point = 1
-    OR mu_after <= low + 1 AND mu_after = low_so_far
-    OR mu_after >= high - 1 AND mu_after = high_so_far
-    OR ((2 * point + 1) * {MAX_POINTS - 1} - 1) / (2 * games)
-        >= ((2 * point - 1) * {MAX_POINTS - 1} + 2 * games - 1) / (2 * games)
-ORDER BY point
+HISTORIES_SQL = f"""
+SELECT kept.game, kept.point, kept.mu_before, kept.mu_after, kept.games, kept.wins,
+    newest.created_at, newest.record_id, newest.place, newest.games_after
+FROM (
+    SELECT game, id, point, mu_before, mu_after, games, wins FROM (
+        SELECT game, id, ROW_NUMBER() OVER oldest_first AS point, mu_before, mu_after,
+            MIN(mu_after) OVER oldest_first AS low_so_far, MAX(mu_after) OVER oldest_first AS high_so_far
+        FROM accounts_ratingchange WHERE user_id = %s{{games}}
+        WINDOW oldest_first AS (PARTITION BY game ORDER BY created_at, id)
+    ) AS history JOIN (
+        SELECT game, COUNT(*) AS games, MIN(mu_after) AS low, MAX(mu_after) AS high,
+            SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins
+        FROM accounts_ratingchange WHERE user_id = %s{{games}} GROUP BY game
+    ) AS totals USING (game)
+    WHERE point = 1
+        OR point > games - {HISTORY_ROWS}
+        OR mu_after <= low + 1 AND mu_after = low_so_far
+        OR mu_after >= high - 1 AND mu_after = high_so_far
+        OR ((2 * point + 1) * {MAX_POINTS - 1} - 1) / (2 * games)
+            >= ((2 * point - 1) * {MAX_POINTS - 1} + 2 * games - 1) / (2 * games)
+) AS kept
+LEFT JOIN accounts_ratingchange AS newest
+    ON newest.id = CASE WHEN kept.point > kept.games - {HISTORY_ROWS} THEN kept.id END
+ORDER BY kept.game, kept.point
 """
-"""The points of a rated history that ``thinned_chart`` needs, thinned in the database: one
-row per rated game, oldest first (point n is the rating after the n-th game; the first row
-also gives point 0, the rating before it). A row is kept if ``thin`` keeps its point, or if
-it could be the first to round to the lowest or the highest rating: such a point is within
-1 of the lowest (highest) and the lowest (highest) so far, since rounding never reverses an
-order. The totals are a plain aggregate: a window over the whole history cost twice as much.
-``thin`` keeps ``round(j * games / (MAX_POINTS - 1))`` for j in 0..MAX_POINTS - 1: point n
-is one when such a j lies in [(2n - 1) m / 2g, ((2n + 1) m - 1) / 2g] (m = MAX_POINTS - 1,
-g = games), in whole numbers as written. m is odd, so no j * g / m ends in exactly .5 and
-Python's rounding (half to even) and this one agree. Along the index
-``rating_change_history``, on PostgreSQL and SQLite alike; a busy player's history sends
-about MAX_POINTS rows, not thousands (docs/benchmarks.md, issue 42)."""
+"""Every rated game's history of a person in one statement: the points of each history that
+``thinned_chart`` needs, thinned in the database, and its newest ``HISTORY_ROWS`` games for the
+table (``{games}``: all the person's, or a filter on some). One row per rated game, oldest
+first by game (point n is the rating after the n-th
+game; the first row also gives point 0, the rating before it). A row is kept if ``thin`` keeps
+its point, or if it could be the first to round to the lowest or the highest rating: such a
+point is within 1 of the lowest (highest) and the lowest (highest) so far, since rounding never
+reverses an order; or if it is one of the newest, which alone are joined to their rows for what
+the index ``rating_change_history`` does not hold (the record, the games rated after it): the
+others' key is NULL, which the primary key's index answers without reading a page. The
+totals are a plain aggregate: a window over the whole history cost twice as much. ``thin``
+keeps ``round(j * games / (MAX_POINTS - 1))`` for j in 0..MAX_POINTS - 1: point n is one when
+such a j lies in [(2n - 1) m / 2g, ((2n + 1) m - 1) / 2g] (m = MAX_POINTS - 1, g = games), in
+whole numbers as written. m is odd, so no j * g / m ends in exactly .5 and Python's rounding
+(half to even) and this one agree. Along ``rating_change_history``, on PostgreSQL and SQLite
+alike; a busy player's history sends about MAX_POINTS rows a game, not thousands
+(docs/benchmarks.md, issue 42). One statement, not two a game: six round trips and three ORM
+queries cost the busiest profile about 3 ms (issue 42)."""
 
 
-def _read_histories(person: User, games: list[str]) -> dict[str, RatingHistory]:
-    """Two queries a game, each along the index ``rating_change_history``: the chart's points
-    and the wins (``CHART_POINTS_SQL``), then the newest ``HISTORY_ROWS`` for the table."""
+def _read_histories(person: User, games: list[str] | None) -> dict[str, RatingHistory]:
+    """The history of each of ``games``, or of every game (``None``), in one statement
+    (``HISTORIES_SQL``). Without a filter the index gives each game's history in order; with
+    one, PostgreSQL sorts them (1 ms for the busiest player's 9,273)."""
+    where = f" AND game IN ({', '.join(['%s'] * len(games))})" if games else ""
+    params = [person.pk, *(games or ())]
+    with connection.cursor() as cursor:
+        cursor.execute(HISTORIES_SQL.format(games=where), params * 2)
+        rows = cursor.fetchall()
     histories = {}
-    for game in games:
-        with connection.cursor() as cursor:
-            cursor.execute(CHART_POINTS_SQL, [person.pk, game] * 2)
-            points = cursor.fetchall()
+    for game, group in itertools.groupby(rows, key=operator.itemgetter(0)):
+        points = list(group)
         values: dict[int, float] = {}
-        for point, mu_before, mu_after, _, _ in points:
+        newest = []
+        for _, point, mu_before, mu_after, _, _, at, record_id, place, games_after in points:
             if point == 1:
                 values[0] = mu_before
             values[point] = mu_after
+            if record_id is not None:
+                shown = str(round(mu_after)) + ("?" if games_after < PROVISIONAL_GAMES else "")
+                delta = round(mu_after) - round(mu_before)
+                newest.append(RatingHistoryRow(at, record_id, place, shown, delta))
         # Every row carries the history's number of games and wins.
-        count, wins = (points[0][3], points[0][4]) if points else (-1, 0)
-        chart = thinned_chart(values, count + 1)
-        changes = RatingChange.objects.filter(user=person, game=game)
-        newest = changes.order_by("-created_at", "-pk").values_list(
-            "created_at", "record_id", "place", "mu_before", "mu_after", "games_after"
-        )[:HISTORY_ROWS]
-        rows = [
-            RatingHistoryRow(
-                at=at,
-                record_id=record_id,
-                place=place,
-                after=f"{round(mu_after)}?" if games_after < PROVISIONAL_GAMES else str(round(mu_after)),
-                delta=round(mu_after) - round(mu_before),
-            )
-            for at, record_id, place, mu_before, mu_after, games_after in newest
-        ]
-        histories[game] = RatingHistory(wins, chart, rows)
+        count, wins = points[0][4], points[0][5]
+        histories[game] = RatingHistory(wins, thinned_chart(values, count + 1), newest[::-1])
     return histories
 
 

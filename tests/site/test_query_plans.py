@@ -11,7 +11,8 @@ The data (module-wide, committed, vacuumed and analysed as a real site's would b
 removed): 4,000 people, one of them (``plan-00000``) in 4,000 of 40,000 table games where the
 others have about 20 each: the skew that made the generic plan of the busiest player's games
 read every one of them (issue 42); 12,000 ratings, a quarter provisional; 60 days of daily
-deals of both solitaire games with 300 ranked attempts each.
+deals of both solitaire games with 300 ranked attempts each; 77,000 rating changes, 3,000 of
+them the busiest person's (1,000 a game); 20,000 follows, 1,000 of them of the busiest.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client, override_settings
 
-from accounts.models import Rating, User
+from accounts.models import Follow, Rating, RatingChange, User
+from accounts.selectors import _read_histories
 from games import kinds
 from games.models import DailyChallenge, GameRecord, Participation
 from games.stats import selectors
@@ -46,9 +49,16 @@ RATINGS = 'FROM "accounts_rating" '
 OWN_RATINGS = '"accounts_rating"."user_id" = %s'
 """A person's own ratings, read by their key: not a read by rank."""
 TODAY = dt.date(2026, 11, 29)
+HISTORIES = "FROM accounts_ratingchange WHERE user_id = %s"
+"""A person's rated histories (``accounts.selectors.HISTORIES_SQL``)."""
+FOLLOWS = "FROM accounts_follow AS f"
+"""A person's follow counts (``accounts.follows.STANDING_SQL``)."""
+RATED_BY_BUSIEST = 3_000
 TABLES = (
     "accounts_user",
     "accounts_rating",
+    "accounts_ratingchange",
+    "accounts_follow",
     "games_gamerecord",
     "games_participation",
     "games_dailychallenge",
@@ -119,6 +129,57 @@ def _fill() -> dict[str, int]:
             "user_id": f"{first} + 1 + mod({before} + 1 + mod(n - 1, {others} - 1), {others})",
         },
     )
+    # The busiest person's rated games: the first 3,000 table games, a third of each game; then
+    # two others' changes in each of 37,000 games (records 3,000 on: never the busiest's pair).
+    change = RatingChange.objects.create(
+        user=busy,
+        record=game,
+        game="triad",
+        place=1,
+        mu_before=1500,
+        sigma_before=100,
+        mu_after=1510,
+        sigma_after=100,
+        games_after=1,
+    )
+    games = [spec.slug for spec in kinds.TABLE_GAMES]
+    bulk_copies(
+        RatingChange,
+        change,
+        RATED_BY_BUSIEST - 1,
+        {
+            "record_id": f"{game.pk} + n",
+            "game": f"(ARRAY{games})[1 + mod(n, {len(games)})]",
+            "mu_before": "1500 + mod(n * 37, 200)",
+            "mu_after": "1500 + mod((n + 1) * 37, 200)",
+            "games_after": "n / 3 + 1",
+            "created_at": "t.created_at + n * interval '1 minute'",
+        },
+    )
+    bulk_copies(
+        RatingChange,
+        change,
+        74_000,
+        {
+            "record_id": f"{game.pk} + {RATED_BY_BUSIEST} + (n - 1) / 2",
+            "user_id": f"{first} + 1 + mod(n, {others})",
+            "game": f"(ARRAY{games})[1 + mod(n / 2, {len(games)})]",
+            "mu_after": "1500 + mod(n * 37, 200)",
+            "created_at": "t.created_at + n * interval '1 minute'",
+        },
+    )
+    # Five follows a person (each follows the next five), and a thousand of the busiest.
+    follow = Follow.objects.create(follower_id=first + 1, followed=busy)
+    bulk_copies(Follow, follow, 999, {"follower_id": f"{first} + 1 + n"})
+    bulk_copies(
+        Follow,
+        follow,
+        19_000,
+        {
+            "follower_id": f"{first} + 1 + mod(n, {others})",
+            "followed_id": f"{first} + 1 + mod(mod(n, {others}) + 1 + mod(n / {others}, 5), {others})",
+        },
+    )
     today = TODAY
     first_daily = (DailyChallenge.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
     for slug in kinds.SOLITAIRE_SLUGS:
@@ -167,6 +228,8 @@ def _remove(made: dict[str, int]) -> None:
     """In SQL, children first: the ORM's delete would gather every related row of 52,000 games."""
     with connection.cursor() as cursor:
         for sql in (
+            "DELETE FROM accounts_follow WHERE follower_id >= %(user)s",
+            "DELETE FROM accounts_ratingchange WHERE record_id >= %(game)s",
             "DELETE FROM games_participation WHERE record_id >= %(game)s",
             "DELETE FROM accounts_rating WHERE user_id >= %(user)s",
             "DELETE FROM games_gamerecord WHERE id >= %(game)s",
@@ -304,3 +367,29 @@ def test_a_days_board_walks_its_index_to_its_top_ten(plans: PlanReader, client: 
     for plan in read.site + read.generic:
         assert plan.walks("daily_attempt_day_rank"), explain([plan])
         assert not plan.sorts() and not plan.scans("games_gamerecord"), explain([plan])
+
+
+def test_the_profiles_rated_histories_read_their_index_alone(plans: PlanReader, client: Client) -> None:
+    """Every game's chart, wins and newest rows in one statement along ``rating_change_history``
+    (the newest rows then by their key), from an empty cache as after a rated game (issue 42)."""
+
+    def cold_profile() -> None:
+        cache.clear()
+        get(client, f"/u/{BUSIEST}/")
+
+    read = plans.read(cold_profile, HISTORIES)
+    busy = User.objects.get(username=BUSIEST)
+    one_game = plans.read(lambda: _read_histories(busy, ["triad"]), HISTORIES, " AND game IN (")
+    for plan in read.site + read.generic + one_game.site + one_game.generic:
+        assert plan.reads_only("rating_change_history"), explain([plan])
+        assert not plan.scans("accounts_ratingchange"), explain([plan])
+
+
+def test_the_profiles_follow_counts_read_the_follow_indexes(plans: PlanReader, client: Client) -> None:
+    """Both counts of the busiest person's follows (1,000 followers) and whether the viewer
+    follows, each along an index of its side (``accounts.follows.STANDING_SQL``): a count reads
+    its rows (by bitmap or in order, the count is the same), never the whole table."""
+    read = plans.read(lambda: get(client, f"/u/{BUSIEST}/"), FOLLOWS)
+    for plan in read.site + read.generic:
+        assert plan.uses("follow_by_followed") and plan.uses("follow_once_per_pair"), explain([plan])
+        assert not plan.reads_whole("accounts_follow"), explain([plan])
