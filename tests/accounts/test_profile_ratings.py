@@ -3,6 +3,7 @@ history chart, the tournaments played, and a query count that does not grow with
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import math
 import re
@@ -370,3 +371,27 @@ def test_every_games_history_is_read_in_one_statement_and_a_stale_one_alone(clie
     wins = sum(1 + n % 3 % 2 == 1 for n in range(15)) + 1
     assert ">16<" in section(tauron, "rating-games") and f">{wins}<" in section(tauron, "rating-wins")
     assert f'aria-label="Replay of game {latest}"' in tauron.split('data-testid="rating-history-row"')[1]
+
+
+@pytest.mark.django_db
+def test_a_history_row_says_when_where_the_place_the_rating_and_the_change(client: Client) -> None:
+    """Each row of the history table (``accounts.templatetags.rating_history``): the date in the
+    page's time zone with the moment in ``datetime``, the replay's link named for screen readers,
+    the place, the rating after (with "?" while provisional) and the change, marked up or down."""
+    ann, ben = person("ann"), person("ben")
+    (first,) = play([ann, ben], [2, 1])
+    (second,) = play([ann, ben], [1, 2])
+    at = timezone.make_aware(dt.datetime(2026, 11, 28, 23, 30))
+    RatingChange.objects.filter(record_id=second).update(created_at=at)
+    RatingChange.objects.filter(record_id=first).update(created_at=at - timedelta(hours=1))
+    Rating.objects.filter(user=ann).update(updated_at=timezone.now())  # the history read again
+    change = RatingChange.objects.get(user=ann, record_id=second)
+    with timezone.override("Pacific/Auckland"):  # 12:30 on the 29th there
+        card = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    newest = re.findall(r'<tr data-testid="rating-history-row">.*?</tr>', card, re.S)[0]
+    assert newest == (
+        '<tr data-testid="rating-history-row"><td><time datetime="2026-11-28T23:30:00+0000">29 Nov 2026'
+        f'</time></td><td><a href="/games/{second}/replay/" aria-label="Replay of game {second}">game '
+        f'{second}</a></td><td class="num">1</td><td class="num">{round(change.mu_after)}?</td>'
+        f'<td class="num rating-up">+{round(change.mu_after) - round(change.mu_before)}</td></tr>'
+    )
