@@ -354,7 +354,17 @@ class Table(NamesItsGame):
     )
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # The overdue-turn sweeper's live tables (``tables.overdue_games``), a few hundred
+            # among the 100,000 turn-based ones (LP-8). On the table, not the game: a move
+            # writes no table row, so the game's row keeps its heap-only updates.
+            models.Index(
+                fields=["record"],
+                name="table_short_clock_playing",
+                condition=Q(status="playing", clock_seconds__lt=3600),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} table {self.pk}"

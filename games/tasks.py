@@ -6,6 +6,7 @@ import datetime as dt
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.core.cache import cache
 from django.utils import timezone
 
 from games import kinds
@@ -37,14 +38,22 @@ def advance_table(game_id: int, version: int) -> bool:
     return tables.advance(game_id=game_id, version=version)
 
 
+FULL_SWEEP_EVERY_S = 60
+"""How often the sweeper also reads every playing table game (``tables.overdue_games``'s
+``every_game``), for a bot's or a tie replay's lost task at a turn-based table."""
+
+
 @shared_task
 def sweep_overdue_turns() -> int:
-    """Re-queue every overdue turn: the clock lives in the database, so a lost task is made good.
+    """Re-queue every overdue turn: the clock lives in the database, so a lost task is made good,
+    and a person's turn at a turn-based table, which has no task (LP-8), times out here (LP-1).
     First, an outage that just ended moves the clocks on (LP-5), so it never reads as overdue."""
     from games.live import outages, tables
 
     outages.resume_if_down()
-    overdue = tables.overdue_games()
+    # The first sweep in a minute (whichever worker runs it) also scans the game rows.
+    every_game = cache.add("games:sweep:every-game", True, timeout=FULL_SWEEP_EVERY_S)
+    overdue = tables.overdue_games(every_game=every_game)
     for game_id, version in overdue:
         advance_table.delay(game_id, version)
     return len(overdue)

@@ -17,7 +17,8 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Subquery, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts.models import User
@@ -29,7 +30,7 @@ from games.engine import FORFEIT, TABLE_SEAT, get_engine
 from games.engine.base import MAX_SEED
 from games.engine.bots import bot_seed
 from games.live import outages, table_access, turn_clocks, turns
-from games.models import GameRecord, Seat, Table
+from games.models import GameRecord, Seat, Table, Turn
 
 __all__ = ["LOBBY_GROUP", "table_group"]
 
@@ -361,51 +362,102 @@ def postpone_turns(*, by: dt.timedelta, now: dt.datetime) -> int:
     """LP-5, after an outage of ``by`` that ended at ``now``: every running table game's
     deadline moves later by ``by``, and a person to act gets at least a full turn clock from
     ``now``; a bot or a tie replay keeps its short pause (at most its usual delay from now).
-    Each game's ``advance`` is scheduled again at its new deadline (the old task, if it
-    survived, finds the deadline not yet due). Returns how many games moved.
+    A task is sent again only for a deadline within ``turn_clocks.TASK_HORIZON`` (the old
+    task, if it survived, finds the deadline not yet due); the sweeper acts on the others.
+    Returns how many games moved.
 
-    Expects the caller's transaction (``outages`` holds the outage lock); locks the games' rows.
+    The common case, a person's turn at a turn-based table (a ``Turn`` row; there may be
+    100,000 of them), moves in a few UPDATEs, one per speed; the rest (live tables, a bot's or
+    the table's turn at a turn-based one: a few hundred) are rebuilt one by one to learn who
+    acts. Expects the caller's transaction (``outages`` holds the outage lock); locks the
+    games' rows, each game's before its ``Turn`` row, as a move does.
     """
-    moved = 0
-    records = GameRecord.objects.select_for_update().filter(
+    # First those a Turn row does not account for (its deadline is not the game's), locked.
+    accounted = Turn.objects.filter(game_id=OuterRef("pk"), deadline=OuterRef("turn_deadline"))
+    rest = GameRecord.objects.select_for_update().filter(
         kind__in=GameRecord.TABLE_KINDS, status=GameRecord.Status.PLAYING, turn_deadline__isnull=False
     )
-    for record in records.order_by("pk"):  # one order for every caller: no deadlock between two
-        table = Table.objects.get(record=record)
-        assert record.turn_deadline is not None  # the query asks for one
-        later: dt.datetime = record.turn_deadline + by
-        try:
-            seat = get_engine(record.game).current_player(snapshots.state_of(record))
-        except (RuntimeError, ValueError):
-            # A game this server cannot rebuild (an engine version it lacks, actions that no
-            # longer replay) cannot be played here either; it must not keep every other
-            # game's clock from resuming. (A database error is not caught: it ends the whole
-            # resume, which the next heartbeat tries again.)
-            logger.exception("LP-5: game %s could not be rebuilt; its deadline only moves on", record.pk)
-            seat, record.turn_deadline = None, later
-        seats = snapshots.read_seats(table)
-        delay = turn_clocks.delay(table, seats, seat)
-        if delay is not None:
-            fresh = now + dt.timedelta(seconds=delay)
-            record.turn_deadline = (
-                max(later, fresh) if turn_clocks.is_person(seats, seat) else min(later, fresh)
+    done = []
+    for record in rest.exclude(Exists(accounted)).order_by("pk"):  # one order for every caller
+        _postpone_one(record, by, now)
+        done.append(record.pk)
+    return len(done) + _postpone_waiting_people(by, now, done)
+
+
+def _postpone_waiting_people(by: dt.timedelta, now: dt.datetime, done: list[int]) -> int:
+    """The games a ``Turn`` row says wait for a person (but those in ``done``): each deadline
+    + ``by``, at least a full clock from ``now``, and the row's deadline kept equal to the
+    game's. A game whose row a move changed meanwhile (its ``turn_deadline`` no longer is its
+    ``Turn``'s when the UPDATE reaches it) is left as that move set it: a fresh clock."""
+    moved = 0
+    waiting = Turn.objects.filter(game_id=OuterRef("pk")).values("deadline")[:1]
+    for clock in turn_clocks.TURN_BASED_CLOCKS:
+        games = Turn.objects.filter(table__clock_seconds=clock).values("game_id")
+        later = Greatest(F("turn_deadline") + by, Value(now + dt.timedelta(seconds=clock)))
+        # clock_task_at changes with it, as wherever the row changes without a new version:
+        # a cached snapshot of that version then reads the row again (``snapshots``). No
+        # task is sent: a full turn-based clock is beyond ``TASK_HORIZON``.
+        moved += (
+            GameRecord.objects.filter(
+                pk__in=games, status=GameRecord.Status.PLAYING, turn_deadline=Subquery(waiting)
             )
-        record.clock_task_at = record.turn_deadline
-        record.save(update_fields=["turn_deadline", "clock_task_at"])
-        moved += 1
+            .exclude(pk__in=done)
+            .update(turn_deadline=later, clock_task_at=later)
+        )
+    game_deadline = GameRecord.objects.filter(pk=OuterRef("game_id")).values("turn_deadline")[:1]
+    behind = Turn.objects.filter(game__turn_deadline__isnull=False).exclude(deadline=F("game__turn_deadline"))
+    behind.update(deadline=Subquery(game_deadline))
+    return moved
+
+
+def _postpone_one(record: GameRecord, by: dt.timedelta, now: dt.datetime) -> None:
+    table = Table.objects.get(record=record)
+    assert record.turn_deadline is not None  # the query asks for one
+    later: dt.datetime = record.turn_deadline + by
+    try:
+        seat = get_engine(record.game).current_player(snapshots.state_of(record))
+    except (RuntimeError, ValueError):
+        # A game this server cannot rebuild (an engine version it lacks, actions that no
+        # longer replay) cannot be played here either; it must not keep every other
+        # game's clock from resuming. (A database error is not caught: it ends the whole
+        # resume, which the next heartbeat tries again.)
+        logger.exception("LP-5: game %s could not be rebuilt; its deadline only moves on", record.pk)
+        seat, record.turn_deadline = None, later
+    seats = snapshots.read_seats(table)
+    delay = turn_clocks.delay(table, seats, seat)
+    if delay is not None:
+        fresh = now + dt.timedelta(seconds=delay)
+        record.turn_deadline = max(later, fresh) if turn_clocks.is_person(seats, seat) else min(later, fresh)
+    # Changed even with no task sent, so that a cached snapshot of this version reads the row again.
+    record.clock_task_at = record.turn_deadline
+    record.save(update_fields=["turn_deadline", "clock_task_at"])
+    turns.sync(table, seats, record, seat, new_turn=False)
+    if record.turn_deadline is not None and record.turn_deadline - now <= turn_clocks.TASK_HORIZON:
         # robust: one task that cannot be sent must not stop the others (the sweeper makes it good).
         transaction.on_commit(
             partial(turn_clocks.schedule, record.pk, record.version, record.turn_deadline), robust=True
         )
-    return moved
 
 
-def overdue_games(grace_s: float = 2.0) -> list[tuple[int, int]]:
-    """(game, version) of table games whose turn is overdue: for the sweeper that makes a
-    lost scheduled task (say, a worker that died) good."""
+def overdue_games(grace_s: float = 2.0, *, every_game: bool = False) -> list[tuple[int, int]]:
+    """(game, version) of table games whose turn is overdue, for the sweeper: the turn-based
+    games' people (LP-8: no task waits for them; the ``Turn`` rows' deadline index says which)
+    and the live tables' games (a lost task made good, say of a worker that died; the few
+    playing live tables are a small partial index, ``table_short_clock_playing``). Neither
+    reads the game rows' deadlines, which no index holds: a move would then write every
+    index of the row (no heap-only update).
+
+    ``every_game`` reads every playing table game instead (a scan of the game rows): it also
+    finds a bot's or a tie replay's turn at a turn-based table whose task was lost. The
+    sweeper asks for it about once a minute."""
     cutoff = timezone.now() - dt.timedelta(seconds=grace_s)
-    return list(
-        GameRecord.objects.filter(
-            kind__in=GameRecord.TABLE_KINDS, status=GameRecord.Status.PLAYING, turn_deadline__lt=cutoff
-        ).values_list("pk", "version")
-    )
+    playing = GameRecord.objects.filter(status=GameRecord.Status.PLAYING, turn_deadline__lt=cutoff)
+    if every_game:
+        return list(playing.filter(kind__in=GameRecord.TABLE_KINDS).values_list("pk", "version"))
+    people = Turn.objects.filter(deadline__lt=cutoff).values_list("game_id", flat=True)
+    short_clocks = Table.objects.filter(
+        status=Table.Status.PLAYING, clock_seconds__lt=turn_clocks.TURN_BASED_CLOCKS[0]
+    ).values_list("record_id", flat=True)
+    # Two look-ups, then the rows by key: joined, the planner misjudges how few live tables play.
+    ids = {game_id for game_id in (*people, *short_clocks) if game_id is not None}
+    return list(playing.filter(pk__in=ids).values_list("pk", "version")) if ids else []

@@ -13,6 +13,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -24,7 +25,7 @@ from games.core import move_path
 from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.live import outages, tables
-from games.models import Action, GameRecord, SiteHeartbeat, SiteOutage, Table
+from games.models import Action, GameRecord, SiteHeartbeat, SiteOutage, Table, Turn
 from tests.support import BIN, artifacts_dir, free_port, service_env, stop_process, wait_for_http
 
 User = get_user_model()
@@ -342,3 +343,69 @@ def test_a_site_down_for_30_s_mid_turn_gives_the_seat_to_act_a_full_clock_when_i
     print(f"timed out at {action.created_at:%H:%M:%S.%f}, {late:.2f} s after the deadline")
     assert (action.seat, action.text) == (seat, "check")
     assert action.created_at >= deadline_after
+
+
+@pytest.mark.django_db
+class TestResumeWithDays:
+    """LP-5 at turn-based tables (LP-8): a clock of a day survives an outage of hours exactly
+    as a live one does, and the Turn row (what "your turn" pages read) follows the game."""
+
+    DAY = 86400
+
+    def turn_based(self, first: User, second: User) -> Table:
+        table = heads_up(first, second, clock=self.DAY)
+        assert Turn.objects.filter(game_id=table.record_id).exists()
+        return table
+
+    def set_both(self, table: Table, deadline: dt.datetime) -> None:
+        set_deadline(table, deadline)
+        Turn.objects.filter(game_id=table.record_id).update(deadline=deadline)
+
+    def test_an_outage_of_hours_moves_a_days_deadline_by_the_outage_and_no_clock_acts_meanwhile(self) -> None:
+        alice, bob, carol, dave = (person(n) for n in ("alice", "bob", "carol", "dave"))
+        mid_turn = self.turn_based(alice, bob)
+        ran_out = self.turn_based(carol, dave)
+        now = timezone.now()
+        down_since = now - dt.timedelta(hours=3)
+        last_seen_running(down_since)
+        self.set_both(mid_turn, down_since + dt.timedelta(days=1))  # its turn began as the site went down
+        self.set_both(ran_out, down_since + dt.timedelta(hours=1))  # ran out while the site was down
+        version = GameRecord.objects.get(pk=ran_out.record_id).version
+
+        # The worker is back and the sweeper sees the overdue turn; daphne is not: nothing acts.
+        outages.record_heartbeat(component=outages.WORKER, now=now)
+        assert (ran_out.record_id, version) in tables.overdue_games()
+        assert tables.advance(game_id=ran_out.record_id, version=version) is False
+        assert not Action.objects.exists()
+
+        assert outages.beat(component=outages.WEB, now=now) is True  # play resumes
+        assert deadline_of(mid_turn) == down_since + dt.timedelta(days=1, hours=3)  # moved on by the outage
+        assert deadline_of(ran_out) == now + dt.timedelta(days=1)  # a full clock from the return
+        for table in (mid_turn, ran_out):
+            assert Turn.objects.get(game_id=table.record_id).deadline == deadline_of(table)
+        assert SiteOutage.objects.get().games_moved == 2
+        assert tables.overdue_games() == [] and not Action.objects.exists()
+        # No task waits hours in Redis: none was sent for a deadline a day away.
+        assert (
+            GameRecord.objects.filter(
+                pk__in=[mid_turn.record_id, ran_out.record_id], clock_task_at__lt=now
+            ).count()
+            == 0
+        )
+
+    def test_the_turn_based_games_move_in_a_few_queries_however_many_there_are(
+        self, django_assert_max_num_queries: Any
+    ) -> None:
+        """At 100,000 turn-based games, rebuilding each one under a lock is far too slow: the
+        people's turns move in one UPDATE per speed, whatever their number."""
+        games = [self.turn_based(person(f"p{n}a"), person(f"p{n}b")) for n in range(6)]
+        live = heads_up(person("liva"), person("livb"), clock=20)
+        now = timezone.now()
+        before = {table.pk: deadline_of(table) for table in games}
+        with django_assert_max_num_queries(20):
+            moved = tables.postpone_turns(by=dt.timedelta(hours=2), now=now)
+        assert moved == 7
+        for table in games:
+            assert deadline_of(table) == before[table.pk] + dt.timedelta(hours=2)
+            assert Turn.objects.get(game_id=table.record_id).deadline == deadline_of(table)
+        assert deadline_of(live) >= now + 20 * SECOND
