@@ -151,7 +151,8 @@ def invited(invitation: Invitation) -> None:
 
 
 def invitation_answered(invitation: Invitation) -> None:
-    """The inviter hears the invitee's answer; read once they open the table."""
+    """The inviter hears the invitee's answer. About no matter: one about the table would be
+    read at once by the inviter's table page, which hears the invitee sit down."""
     table = invitation.table
     words = {"name": invitation.to_user.username, "game": table.get_game_display(), "table": table.pk}
     if invitation.status == Invitation.Status.ACCEPTED:
@@ -164,7 +165,6 @@ def invitation_answered(invitation: Invitation) -> None:
         text=text,
         url=table.get_absolute_url(),
         key=f"invitation-answer:{invitation.pk}",
-        about=about_table(table.pk),
     )
 
 

@@ -77,3 +77,11 @@ class ProfileForm(forms.ModelForm):
             "bio": forms.Textarea(attrs={"rows": 3, "maxlength": 280}),
             "invite_policy": forms.RadioSelect,  # LP-9: three choices, all in sight
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form sent without the choice (one from before it existed) keeps the person's own.
+        self.fields["invite_policy"].required = False
+
+    def clean_invite_policy(self) -> str:
+        return str(self.cleaned_data.get("invite_policy") or self.instance.invite_policy)

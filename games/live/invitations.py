@@ -40,6 +40,8 @@ PER_MINUTE = 5
 """Invitations one person may send a minute: a table's seats at once, too few to spam anyone."""
 MOST_NAMES = 5
 """Names one form may invite at once: a table has at most six seats, one of them the inviter's."""
+USERNAME_LONGEST = 150
+"""``User.username``'s length: no account has a longer name."""
 NO_SUCH_TABLE = "There is no such table."
 """What a table that is not there, or a private one the asker may not enter, answers."""
 
@@ -71,7 +73,9 @@ def parse_names(text: str) -> list[str]:
 
 
 def person_named(name: str) -> User:
-    found = User.objects.named(name).filter(is_active=True).first() if len(name) <= 150 else None
+    # A name no account can have is not looked for: PostgreSQL refuses a NUL (found by `make fuzz`).
+    possible = len(name) <= USERNAME_LONGEST and "\x00" not in name
+    found = User.objects.named(name).filter(is_active=True).first() if possible else None
     if found is None:
         raise GameError(_("There is no one called “%(name)s”.") % {"name": name[:40]})
     return found

@@ -153,7 +153,7 @@ def test_accepting_sits_the_invitee_in_the_seat_offered_or_another_free_one() ->
         user=alice, kind=Notice.Kind.INVITATION_ANSWER, key=f"invitation-answer:{to_bob.pk}"
     )
     assert answer.text == f"bob accepted your invitation to Triad table {table.pk}"
-    assert answer.url == table.get_absolute_url()
+    assert answer.url == table.get_absolute_url() and answer.about == ""  # not read by the table page
     # The invitee's notice is done with once answered.
     assert Notice.objects.get(user=bob, kind=Notice.Kind.INVITATION).read_at is not None
 
@@ -306,6 +306,12 @@ def test_the_profile_form_saves_who_may_invite_me() -> None:
     client.post(reverse("edit_profile"), {"bio": "", "reminder_emails": "on", "invite_policy": "followed"})
     bob.refresh_from_db()
     assert bob.invite_policy == InvitePolicy.FOLLOWED
+    bad = client.post(reverse("edit_profile"), {"bio": "changed", "invite_policy": "everyone"})
+    assert bad.status_code == 200 and "Select a valid choice." in bad.content.decode()
+    # A form from before the choice existed keeps the person's own.
+    assert client.post(reverse("edit_profile"), {"bio": "changed"}).status_code == 302
+    bob.refresh_from_db()
+    assert (bob.bio, bob.invite_policy) == ("changed", InvitePolicy.FOLLOWED)
 
 
 def test_invite_to_a_table_from_a_profile() -> None:
@@ -324,3 +330,14 @@ def test_invite_to_a_table_from_a_profile() -> None:
         "bob does not take invitations."
         in client.get(reverse("invite_person", args=["bob"])).content.decode()
     )
+
+
+def test_a_name_no_account_can_have_is_refused_as_nobody() -> None:
+    """Found by `make fuzz`: a NUL in a name reached PostgreSQL, which refuses it (a 500)."""
+    alice = person("alice")
+    table = triad(alice)
+    client = signed_in(alice)
+    for name in ("bo\x00b", "x" * 151):
+        sent = client.post(reverse("invitation_send"), {"table": table.pk, "to": name}, follow=True)
+        assert sent.status_code == 200 and "There is no one called" in sent.content.decode()
+    assert not Invitation.objects.exists()
