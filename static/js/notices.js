@@ -61,6 +61,24 @@
     return el;
   }
 
+  // An invitation (LP-9) is answered where it shows: Accept and Decline, the page's own
+  // forms (the notices' <template>, with the page's CSRF token) aimed at this invitation.
+  const INVITATION = /^\/invitations\/\d{1,18}\/$/;
+  const answerTemplate = root.querySelector("template[data-invitation-answer]");
+
+  function answerForms(notice) {
+    const url = sitePath(notice.url);
+    if (notice.kind !== "invitation" || !answerTemplate || !INVITATION.test(url)) return null;
+    const box = answerTemplate.content.firstElementChild.cloneNode(true);
+    box.querySelectorAll("form[data-answer]").forEach(function (form) {
+      form.action = url + form.dataset.answer + "/";
+    });
+    box.querySelectorAll(".visually-hidden").forEach(function (span) {
+      span.textContent = ": " + notice.text;
+    });
+    return box;
+  }
+
   function listItem(notice) {
     const item = document.createElement("li");
     item.className = "notice notice-" + notice.kind;
@@ -70,6 +88,8 @@
     time.dateTime = notice.created_at;
     time.textContent = "just now";
     item.append(noticeLink(notice), " ", time);
+    const answer = answerForms(notice);
+    if (answer) item.append(answer);
     return item;
   }
 
@@ -109,6 +129,8 @@
     close.textContent = "\u00d7";
     close.addEventListener("click", function () { box.remove(); });
     box.append(text, close);
+    const answer = answerForms(notice);
+    if (answer) text.after(answer);
     toasts.append(box);
     // A toast stays while it is being read (pointer over it, or focus in it).
     let timer = setTimeout(function () { box.remove(); }, TOAST_MS);
