@@ -28,8 +28,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts import waiting
 from accounts.models import User
+from games.live import clock_words
 from games.models import Seat, Turn
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def _message(person: User, turns: list[Turn], now: dt.datetime) -> EmailMessage:
             {
                 "game": turn.table.get_game_display(),
                 "others": ", ".join(s.name for s in turn.table.seats.all() if s.number != turn.seat),
-                "left": waiting.time_left(turn.deadline - now),
+                "left": clock_words.time_left(turn.deadline, now=now),
                 "url": _address(turn.table.get_absolute_url()),
             }
             for turn in turns[:LISTED]

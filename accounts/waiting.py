@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
-from games.models import Seat, Table, Turn
+from games import kinds
+from games.live import clock_words
+from games.models import Seat, Turn
 
 PER_PAGE = 50
 
@@ -26,17 +29,24 @@ def count(user_id: int) -> int:
 
 
 @dataclass(frozen=True)
+class Opponent:
+    name: str
+    url: str
+    """Their profile; empty for a bot."""
+
+
+@dataclass(frozen=True)
 class Waiting:
-    """One game waiting for the person: its table, the others seated, and the time left."""
+    """One game waiting for the person: what the page shows of it, worked out here once."""
 
-    turn: Turn
-    opponents: list[Seat]
+    game_id: int
+    game: str
+    url: str
+    opponents: list[Opponent]
     left: str
-    per_move: str
-
-    @property
-    def table(self) -> Table:
-        return self.turn.table
+    """"1 day 4 h left" (``clock_words``)."""
+    speed: str
+    """"2 days per move"."""
 
 
 @dataclass(frozen=True)
@@ -45,49 +55,52 @@ class Listing:
     how many in all, the pages before and after)."""
 
     games: list[Waiting]
-    page: Page[Turn]
+    page: Page[tuple[Any, ...]]
 
 
 def page(
     user_id: int, number: str | int | None, *, per_page: int = PER_PAGE, now: dt.datetime | None = None
 ) -> Listing:
-    """A page of the games waiting for ``user_id``, the turn that reached them longest ago first."""
+    """A page of the games waiting for ``user_id``, the turn that reached them longest ago first.
+    Rows rather than models: at 50 games a page, making a model of each turn, table, seat and
+    person cost more than the queries (bench/turns_scale.py)."""
     now = now or timezone.now()
-    seats = Seat.objects.select_related("user").only(
-        "table_id", "number", "is_bot", "bot_name", "user_id", "user__username"
-    )
     turns = (
         Turn.objects.filter(user_id=user_id)
         .order_by("since", "game_id")
-        .select_related("table")
-        .only("game_id", "seat", "since", "deadline", "table__game", "table__clock_seconds")
-        .prefetch_related(Prefetch("table__seats", queryset=seats))
+        .values_list("game_id", "table_id", "seat", "deadline", "table__game", "table__clock_seconds")
     )
     found = Paginator(turns, per_page).get_page(number)
+    rows = list(found.object_list)
+    seats: dict[int, list[tuple[int, bool, str, str | None]]] = {}
+    for table_id, seat_number, is_bot, bot_name, username in (
+        Seat.objects.filter(table_id__in=[row[1] for row in rows])
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "is_bot", "bot_name", "user__username")
+    ):
+        seats.setdefault(table_id, []).append((seat_number, is_bot, bot_name, username))
     games = [
         Waiting(
-            turn,
-            [seat for seat in turn.table.seats.all() if seat.number != turn.seat],
-            time_left(turn.deadline - now),
-            time_left(dt.timedelta(seconds=turn.table.clock_seconds)),
+            game_id,
+            _game_name(slug),
+            reverse("table", kwargs={"table_id": table_id}),
+            [_opponent(*seat) for seat in seats.get(table_id, []) if seat[0] != number_to_act],
+            clock_words.time_left(deadline, now=now),
+            clock_words.clock_speed(clock),
         )
-        for turn in found.object_list
+        for game_id, table_id, number_to_act, deadline, slug, clock in rows
     ]
     return Listing(games, found)
 
 
-def time_left(left: dt.timedelta) -> str:
-    """A turn-based clock's time in words, to the minute: "1 day 4 h", "3 h 20 min", "12 min"."""
-    minutes = int(left.total_seconds() // 60)
-    if minutes < 1:
-        return gettext("less than a minute")
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    parts = []
-    if days:
-        parts.append(ngettext("%(n)d day", "%(n)d days", days) % {"n": days})
-    if hours:
-        parts.append(gettext("%(n)d h") % {"n": hours})
-    if minutes and not days:
-        parts.append(gettext("%(n)d min") % {"n": minutes})
-    return " ".join(parts)
+def _game_name(slug: str) -> str:
+    return kinds.BY_SLUG[slug].name if slug in kinds.BY_SLUG else slug
+
+
+def _opponent(number: int, is_bot: bool, bot_name: str, username: str | None) -> Opponent:
+    # As ``Seat.name`` says it, from the row rather than a model.
+    if is_bot:
+        return Opponent(bot_name or gettext("Bot %(n)d") % {"n": number + 1}, "")
+    if username is None:
+        return Opponent(gettext("Empty seat"), "")
+    return Opponent(username, reverse("profile", kwargs={"username": username}))

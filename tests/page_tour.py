@@ -259,10 +259,25 @@ def build_friends() -> list[Visit]:
     ]
 
 
+def build_turns() -> list[Visit]:
+    """LP-8: the viewer's "your turn" page with two turn-based games waiting (one at a private
+    table), so every page after shows the header's "Your turn (2)"; and a newcomer's empty one."""
+    from tests.accounts.turn_support import game_waiting_for
+
+    me = viewer()
+    game_waiting_for(me, person("turn_rival"))
+    game_waiting_for(me, person("turn_friend"), private=True)
+    return [
+        Visit("your turn", "/turns/"),
+        Visit("your turn (none waiting)", "/turns/", user=person("turn_new").username),
+    ]
+
+
 BUILDERS = {
     "site": build_site,
     "solitaire": build_solitaire,
     "tables": build_tables,
     "tournaments": build_tournaments,
     "friends": build_friends,
+    "turns": build_turns,
 }
