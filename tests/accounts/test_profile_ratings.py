@@ -20,7 +20,7 @@ from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
 from accounts.ratings import MODEL, rate_game
 from accounts.selectors import HISTORY_ROWS, profile_ratings
-from games.models import GameRecord
+from games.models import GameRecord, Participation
 from tournaments.models import Entry, Tournament
 
 # ---- the chart's geometry (pure) -------------------------------------------------------
@@ -395,3 +395,47 @@ def test_a_history_row_says_when_where_the_place_the_rating_and_the_change(clien
         f'{second}</a></td><td class="num">1</td><td class="num">{round(change.mu_after)}?</td>'
         f'<td class="num rating-up">+{round(change.mu_after) - round(change.mu_before)}</td></tr>'
     )
+
+
+@pytest.mark.django_db
+def test_the_list_of_games_says_when_which_how_it_ended_the_score_and_links_its_replay(
+    client: Client,
+) -> None:
+    """Each row of the profile's list of games (``accounts.templatetags.profile_games``): when it
+    finished (in the page's time zone), the game and how it came to be, the person's result (won,
+    lost, or a dash for a game with none), the score if any, and its replay."""
+    ann = person("ann")
+    at = timezone.make_aware(dt.datetime(2026, 11, 28, 23, 30))
+    rows = []
+    for kind, game, won, score in (
+        (GameRecord.Kind.DAILY, "pyramid", True, 640),
+        (GameRecord.Kind.TABLE, "triad", False, None),
+        (GameRecord.Kind.CASUAL, "tripeaks", None, 0),
+    ):
+        made = GameRecord.objects.create(
+            game=game,
+            engine_version=1,
+            config={},
+            seed=1,
+            kind=kind,
+            status=GameRecord.Status.FINISHED,
+            score=score,
+            finished_at=at - timedelta(minutes=len(rows)),
+        )
+        Participation.objects.create(user=ann, record=made, game=game, finished_at=made.finished_at, won=won)
+        rows.append(made.pk)
+    with timezone.override("Pacific/Auckland"):  # 12:30 on the 29th there
+        page = client.get("/u/ann/").content.decode()
+    rows_html = re.findall(r'<tr data-testid="profile-game">.*?</tr>', page, re.S)
+    # Whitespace between tags aside.
+    shown = [re.sub(r">\s+", ">", re.sub(r"\s+<", "<", row)) for row in rows_html]
+    assert shown == [
+        '<tr data-testid="profile-game"><td>29 Nov 2026 12:30</td><td>Pyramid (daily)</td><td><span class='
+        f'"badge won">Won</span></td><td class="num">640</td><td><a href="/games/{rows[0]}/replay/">Watch</a>'
+        "</td></tr>",
+        '<tr data-testid="profile-game"><td>29 Nov 2026 12:29</td><td>Triad (table)</td><td><span class='
+        f'"badge">Lost</span></td><td class="num"></td><td><a href="/games/{rows[1]}/replay/">Watch</a></td>'
+        "</tr>",
+        '<tr data-testid="profile-game"><td>29 Nov 2026 12:28</td><td>Tri-Peaks</td><td>\u2013</td><td class='
+        f'"num">0</td><td><a href="/games/{rows[2]}/replay/">Watch</a></td></tr>',
+    ]
