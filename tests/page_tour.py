@@ -264,6 +264,38 @@ def build_turns() -> list[Visit]:
     table), so every page after shows the header's "Your turn (2)"; and a newcomer's empty one."""
     from tests.accounts.turn_support import game_waiting_for
 
+def build_invitations() -> list[Visit]:
+    """LP-9: the viewer invited to a private table (its notice with Accept and Decline in the
+    header of every page), the viewer's own table with an invitation waiting and one declined,
+    the invitations pages of each side, and "Invite to a table" with and without a table."""
+    from accounts.models import InvitePolicy
+    from games.live import invitations
+
+    me = viewer()
+    host, guest, shy = person("inv_host"), person("inv_guest"), person("inv_shy")
+    User.objects.filter(pk=shy.pk).update(invite_policy=InvitePolicy.NOBODY)
+    theirs = tables.create_table(
+        game="triad", creator=host, config={"players": 2}, clock_seconds=LONG_CLOCK_S, private=True
+    )
+    to_me = invitations.invite(inviter=host, table_id=theirs.pk, invitee=me)
+    mine = tables.create_table(game="triad", creator=me, config={"players": 4}, clock_seconds=LONG_CLOCK_S)
+    invitations.invite(inviter=me, table_id=mine.pk, invitee=guest)
+    declined = invitations.invite(inviter=me, table_id=mine.pk, invitee=host)
+    invitations.decline(invitation_id=declined.pk, user=host)
+    return [
+        Visit("invitations", "/invitations/"),
+        Visit("invitations (none yet)", "/invitations/", user=guest.username),
+        Visit("invitation (to answer)", to_me.get_absolute_url()),
+        Visit("invitation (declined, to its inviter)", declined.get_absolute_url()),
+        Visit("Triad table (private, invited to it)", theirs.get_absolute_url()),
+        Visit("Triad table (inviting)", mine.get_absolute_url()),
+        Visit("invite to a table", f"/invite/{guest.username}/"),
+        Visit("invite to a table (refused)", f"/invite/{shy.username}/"),
+        Visit("invite to a table (no open table)", f"/invite/{me.username}/", user=guest.username),
+        Visit("lobby (a new table for someone)", f"/tables/?invite={guest.username}"),
+    ]
+
+
     me = viewer()
     game_waiting_for(me, person("turn_rival"))
     game_waiting_for(me, person("turn_friend"), private=True)
@@ -281,3 +313,4 @@ BUILDERS = {
     "friends": build_friends,
     "turns": build_turns,
 }
+    "invitations": build_invitations,

@@ -146,7 +146,10 @@ def password_reset_confirm(ctx: Ctx) -> Req:
 
 
 def edit_profile(ctx: Ctx) -> Req:
-    return Req("/accounts/profile/", [("bio", inputs.text(ctx.rng, 300))])
+    fields: list[tuple[str, str | bytes]] = [("bio", inputs.text(ctx.rng, 300))]
+    if ctx.rng.random() < 0.5:  # LP-9: who may invite the person
+        fields.append(("invite_policy", either(ctx, ctx.rng.choice(("anyone", "followed", "nobody")))))
+    return Req("/accounts/profile/", fields)
 
 
 def read_notices(ctx: Ctx) -> Req:
@@ -327,7 +330,10 @@ def _table_fields(ctx: Ctx) -> list[tuple[str, str | bytes]]:
 
 
 def table_create(ctx: Ctx) -> Req:
-    return Req("/tables/new/", _table_fields(ctx))
+    fields = _table_fields(ctx)
+    if ctx.rng.random() < 0.3:  # LP-9: people to invite as the table opens
+        fields.append(("invite", _invitees(ctx)))
+    return Req("/tables/new/", fields)
 
 
 def _table(ctx: Ctx, verb: str, seat: bool) -> Req:
@@ -361,6 +367,47 @@ def table_start(ctx: Ctx) -> Req:
 
 def table_rematch(ctx: Ctx) -> Req:
     return _table(ctx, "rematch", False)
+
+
+# Invitations (LP-9)
+
+
+def _invitees(ctx: Ctx) -> str:
+    """Mostly the lane's host (a real person), else the lane's own name (refused: oneself), a
+    name nobody has, several names, or junk."""
+    roll = ctx.rng.random()
+    if roll < 0.6:
+        return ctx.lane.host.username
+    if roll < 0.7:
+        return ctx.lane.user.username
+    if roll < 0.8:
+        return world.unique("fznobody")
+    if roll < 0.9:
+        return ", ".join(
+            [ctx.lane.host.username, world.unique("fznobody"), junk(ctx)][: ctx.rng.randint(1, 3)]
+        )
+    return junk(ctx)
+
+
+def invitation_send(ctx: Ctx) -> Req:
+    """From one of the lane's own open tables, else someone else's (refused) or a forged id."""
+    assert ctx.lane.own_tables is not None and ctx.lane.tables is not None
+    pool = ctx.lane.own_tables if ctx.rng.random() < 0.8 else ctx.lane.tables
+    fields: list[tuple[str, str | bytes]] = [
+        ("table", either(ctx, str(some_id(ctx, pool.pick(ctx.rng))))),
+        ("to", _invitees(ctx)),
+    ]
+    if ctx.rng.random() < 0.3:
+        fields.append(("seat", either(ctx, str(ctx.rng.choice((0, 1, 2, 5))), 0.3)))
+    return Req("/invitations/new/", fields)
+
+
+def _invitation(ctx: Ctx, verb: str) -> Req:
+    """One waiting for the lane's person (to answer) or sent by it (to withdraw): each verb
+    meets both, so the one who may not is refused as well."""
+    assert ctx.lane.invited is not None and ctx.lane.sent is not None
+    pool = ctx.lane.sent if (verb == "cancel") == (ctx.rng.random() < 0.8) else ctx.lane.invited
+    return Req(f"/invitations/{some_id(ctx, pool.pick(ctx.rng))}/{verb}/", [])
 
 
 # Tournaments
@@ -428,6 +475,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("table_remove_bot", "user", table_remove_bot),
     Endpoint("table_start", "user", table_start),
     Endpoint("table_rematch", "user", table_rematch),
+    Endpoint("invitation_send", "user", invitation_send),
+    Endpoint("invitation_accept", "user", lambda ctx: _invitation(ctx, "accept")),
+    Endpoint("invitation_decline", "user", lambda ctx: _invitation(ctx, "decline")),
+    Endpoint("invitation_cancel", "user", lambda ctx: _invitation(ctx, "cancel")),
     Endpoint("tournament_create", "user", tournament_create),
     Endpoint("tournament_create_solitaire", "user", tournament_create_solitaire),
     Endpoint("tournament_join", "user", lambda ctx: _tournament(ctx, "join", own=False)),
@@ -455,6 +506,9 @@ GET_ONLY = frozenset(
         "tables",
         "table",
         "table_join",
+        "invitations",
+        "invitation",
+        "invite_person",
         "tournaments",
         "tournament",
         "tournament_series",

@@ -115,11 +115,17 @@ class Lane:
     tables: Pool | None = None
     tournaments_open: Pool | None = None
     tournaments_own: Pool | None = None
+    own_tables: Pool | None = None
+    """Open tables the lane's person opened: where it invites from (LP-9)."""
+    invited: Pool | None = None
+    """Invitations waiting for the lane's person, each from a person of its own."""
+    sent: Pool | None = None
+    """Invitations the lane's person sent, waiting (to withdraw)."""
 
 
 def make_lane() -> Lane:
-    from games.live import tables
-    from games.models import GameRecord, Table
+    from games.live import invitations, tables
+    from games.models import GameRecord, Invitation, Table
     from games.solitaire import services
     from tournaments import services as tournament_services
     from tournaments.models import Tournament
@@ -174,6 +180,50 @@ def make_lane() -> Lane:
     def still_open(pk: int) -> bool:
         return Tournament.objects.filter(pk=pk, status=Tournament.Status.OPEN).exists()
 
+    def own_table() -> int:
+        # Now and then private (LP-9): invitations to it must never give its link away.
+        return tables.create_table(
+            game="triad",
+            creator=user,
+            config={"players": 3},
+            clock_seconds=TABLE_CLOCK_S,
+            private=random.random() < 0.3,
+        ).pk
+
+    lane.own_tables = Pool(
+        make=own_table, usable=lambda pk: Table.objects.filter(pk=pk, status=Table.Status.OPEN).exists()
+    )
+
+    def waiting(pk: int) -> bool:
+        return Invitation.objects.filter(pk=pk, status=Invitation.Status.PENDING).exists()
+
+    def invitation_to_lane() -> int:
+        inviter = make_user("fzinviter")
+        table = tables.create_table(
+            game="triad",
+            creator=inviter,
+            config={"players": 2},
+            clock_seconds=TABLE_CLOCK_S,
+            private=random.random() < 0.3,
+        )
+        return invitations.invite(inviter=inviter, table_id=table.pk, invitee=user).pk
+
+    def invitation_from_lane() -> int:
+        # Made as ``invite`` makes one, but directly: the lane's own posts use up its flood limit.
+        now = _now()
+        table = tables.create_table(
+            game="triad", creator=user, config={"players": 2}, clock_seconds=TABLE_CLOCK_S
+        )
+        return Invitation.objects.create(
+            table=table,
+            seat=1,
+            from_user=user,
+            to_user=make_user("fzguest"),
+            expires_at=now + dt.timedelta(hours=1),
+        ).pk
+
+    lane.invited = Pool(make=invitation_to_lane, usable=waiting)
+    lane.sent = Pool(make=invitation_from_lane, usable=waiting)
     lane.tournaments_open = Pool(make=lambda: tournament(host, None), usable=still_open)
     lane.tournaments_own = Pool(make=lambda: tournament(user, host), usable=still_open)
     return lane
