@@ -259,11 +259,6 @@ def build_friends() -> list[Visit]:
     ]
 
 
-def build_turns() -> list[Visit]:
-    """LP-8: the viewer's "your turn" page with two turn-based games waiting (one at a private
-    table), so every page after shows the header's "Your turn (2)"; and a newcomer's empty one."""
-    from tests.accounts.turn_support import game_waiting_for
-
 def build_invitations() -> list[Visit]:
     """LP-9: the viewer invited to a private table (its notice with Accept and Decline in the
     header of every page), the viewer's own table with an invitation waiting and one declined,
@@ -296,6 +291,11 @@ def build_invitations() -> list[Visit]:
     ]
 
 
+def build_turns() -> list[Visit]:
+    """LP-8: the viewer's "your turn" page with two turn-based games waiting (one at a private
+    table), so every page after shows the header's "Your turn (2)"; and a newcomer's empty one."""
+    from tests.accounts.turn_support import game_waiting_for
+
     me = viewer()
     game_waiting_for(me, person("turn_rival"))
     game_waiting_for(me, person("turn_friend"), private=True)
@@ -312,5 +312,5 @@ BUILDERS = {
     "tournaments": build_tournaments,
     "friends": build_friends,
     "turns": build_turns,
-}
     "invitations": build_invitations,
+}
