@@ -313,6 +313,10 @@ TURN_DIGEST_DELAY = timedelta(minutes=5)
 # replay (TR-14, BL-8) is dealt this long after the showdown that caused it.
 TABLE_BOT_DELAY_S = env.float("CAPSTONE_BOT_DELAY_S", default=1.0)
 TABLE_TIE_REPLAY_DELAY_S = env.float("CAPSTONE_TIE_REPLAY_DELAY_S", default=5.0)
+# LP-9: how long an invitation to a table waits for its answer: a live table's people are
+# there now, a turn-based table's may answer tomorrow.
+INVITATION_LIVE_EXPIRY_S = 10 * 60
+INVITATION_TURN_BASED_EXPIRY_S = 24 * 3600
 # LP-5 outages: every web process and every worker records a heartbeat this often; the site
 # is down while either has been silent for SITE_DOWN_AFTER_S, and when it comes back after
 # a longer gap every running game's clock moves on by the gap (games/live/outages.py).
@@ -322,10 +326,6 @@ SITE_DOWN_AFTER_S = env.float("CAPSTONE_DOWN_AFTER_S", default=10.0)
 # out for anyone, with no limit: routed only when this is set, never by default.
 BENCH_ROUTES = env.bool("CAPSTONE_BENCH_ROUTES", default=False)
 
-# LP-9: how long an invitation to a table waits for its answer: a live table's people are
-# there now, a turn-based table's may answer tomorrow.
-INVITATION_LIVE_EXPIRY_S = 10 * 60
-INVITATION_TURN_BASED_EXPIRY_S = 24 * 3600
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
