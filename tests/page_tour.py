@@ -192,6 +192,11 @@ def build_tables() -> list[Visit]:
         Visit("Triad table (private, its link to copy)", private.get_absolute_url()),
         Visit("Triad table (private, to a stranger)", private.get_absolute_url(), user=None, status=404),
     ]
+    # LP-8: a turn-based table, its speed and the time left said in words.
+    slow = tables.create_table(game="triad", creator=me, config={"players": 2}, clock_seconds=2 * 86400)
+    tables.sit(table_id=slow.pk, user=person("tb_rival"))
+    tables.start(table_id=slow.pk, user=me)
+    visits.append(Visit("Triad table (turn-based, 2 days per move)", slow.get_absolute_url()))
     finished = table_game("triad", me, players=2, hands=2)
     assert finished.record is not None and finished.record.is_over
     visits += [

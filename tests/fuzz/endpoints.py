@@ -312,7 +312,7 @@ def _table_fields(ctx: Ctx) -> list[tuple[str, str | bytes]]:
     fields: list[tuple[str, str | bytes]] = [
         ("game", pick(("triad", "blocks"), ("pyramid", ""))),
         ("triad_players", pick((2, 3, 4, 6), (1, 7))),
-        ("clock_seconds", pick((10, 30, 600), (9, 601, -1))),
+        ("clock_seconds", pick((10, 30, 600, 3600, 86400, 604800), (9, 601, -1, 3599, 5000, 10**20))),
         ("triad_stack", pick((10, 100, 10_000), (0, 10_001))),
         ("triad_ante", pick((1, 5), (0, 1001))),
         ("triad_hands", pick((1, 12, 100), (0, 1001))),
