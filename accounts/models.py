@@ -17,7 +17,10 @@ class CaseInsensitiveUserManager(UserManager["User"]):
     def named(self, username: str) -> models.QuerySet[User]:
         """The user called ``username`` in any case. Compared as ``lower()``, the expression of
         the index behind ``user_username_unique_ci``: ``username__iexact`` compares ``UPPER()``,
-        which no index serves (a scan of every user)."""
+        which no index serves (a scan of every user). No username holds a NUL, which
+        PostgreSQL refuses in a query: such a name (a forged URL) is nobody."""
+        if "\x00" in username:
+            return self.none()
         return self.alias(username_key=Lower("username")).filter(username_key=Lower(Value(username)))
 
     def get_by_natural_key(self, username: str | None) -> User:

@@ -159,3 +159,14 @@ def test_the_profile_reads_follows_in_one_query_signed_in_or_out(ann: User, bob:
     assert 'action="/u/bob/follow/"' in page and queries == 1
     page, queries = follow_queries(Client(), "/u/bob/")
     assert "Followers 1" in page and "follow-button" not in page and queries == 1
+
+
+@pytest.mark.parametrize(
+    "url", [f"/u/a%00b/{tail}" for tail in ("", "follow/", "unfollow/", "followers/", "following/")]
+)
+def test_a_name_with_a_nul_in_the_address_is_nobody(ann: User, url: str) -> None:
+    """PostgreSQL refuses a NUL in a query: a forged address is a 404, not a 500."""
+    client = signed_in(ann)
+    response = client.post(url) if url.endswith("follow/") else client.get(url)
+    assert response.status_code == 404
+    assert not Follow.objects.exists()
