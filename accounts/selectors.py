@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-import operator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
@@ -131,9 +130,6 @@ class RatingHistory:
     history: list[RatingHistoryRow]
 
 
-NO_HISTORY = RatingHistory(0, thinned_chart({}, 0), [])
-"""A rating without a rated game (none is written so, but nothing forbids it)."""
-
 HISTORY_CACHE_SECONDS = 24 * 3600
 
 
@@ -149,30 +145,28 @@ def _histories(person: User, ratings: dict[str, Rating]) -> dict[str, RatingHist
     keys = {slug: _history_key(rating) for slug, rating in ratings.items()}
     cached = cache.get_many(list(keys.values()))
     found = {slug: cached[key] for slug, key in keys.items() if key in cached}
-    if len(found) < len(keys):
-        wanted = [slug for slug in keys if slug not in found]
-        # Nothing kept (a first visit): every game's, unfiltered; else the stale ones alone.
-        read = _read_histories(person, wanted if found else None)
-        missing = {slug: read.get(slug, NO_HISTORY) for slug in wanted}
-        cache.set_many({keys[slug]: history for slug, history in missing.items()}, HISTORY_CACHE_SECONDS)
-        found.update(missing)
+    missing = [slug for slug in ratings if slug not in found]
+    if missing:
+        read = _read_histories(person, missing)
+        cache.set_many({keys[slug]: history for slug, history in read.items()}, HISTORY_CACHE_SECONDS)
+        found.update(read)
     return found
 
 
-HISTORIES_SQL = f"""
-SELECT kept.game, kept.point, kept.mu_before, kept.mu_after, kept.games, kept.wins,
+HISTORY_SQL = f"""
+SELECT kept.point, kept.mu_before, kept.mu_after, kept.games, kept.wins,
     newest.created_at, newest.record_id, newest.place, newest.games_after
 FROM (
-    SELECT game, id, point, mu_before, mu_after, games, wins FROM (
-        SELECT game, id, ROW_NUMBER() OVER oldest_first AS point, mu_before, mu_after,
+    SELECT id, point, mu_before, mu_after, games, wins FROM (
+        SELECT id, ROW_NUMBER() OVER oldest_first AS point, mu_before, mu_after,
             MIN(mu_after) OVER oldest_first AS low_so_far, MAX(mu_after) OVER oldest_first AS high_so_far
-        FROM accounts_ratingchange WHERE user_id = %s{{games}}
-        WINDOW oldest_first AS (PARTITION BY game ORDER BY created_at, id)
-    ) AS history JOIN (
-        SELECT game, COUNT(*) AS games, MIN(mu_after) AS low, MAX(mu_after) AS high,
+        FROM accounts_ratingchange WHERE user_id = %s AND game = %s
+        WINDOW oldest_first AS (ORDER BY created_at, id)
+    ) AS history, (
+        SELECT COUNT(*) AS games, MIN(mu_after) AS low, MAX(mu_after) AS high,
             SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins
-        FROM accounts_ratingchange WHERE user_id = %s{{games}} GROUP BY game
-    ) AS totals USING (game)
+        FROM accounts_ratingchange WHERE user_id = %s AND game = %s
+    ) AS totals
     WHERE point = 1
         OR point > games - {HISTORY_ROWS}
         OR mu_after <= low + 1 AND mu_after = low_so_far
@@ -182,54 +176,52 @@ FROM (
 ) AS kept
 LEFT JOIN accounts_ratingchange AS newest
     ON newest.id = CASE WHEN kept.point > kept.games - {HISTORY_ROWS} THEN kept.id END
-ORDER BY kept.game, kept.point
+ORDER BY kept.point
 """
-"""Every rated game's history of a person in one statement: the points of each history that
-``thinned_chart`` needs, thinned in the database, and its newest ``HISTORY_ROWS`` games for the
-table (``{games}``: all the person's, or a filter on some). One row per rated game, oldest
-first by game (point n is the rating after the n-th
-game; the first row also gives point 0, the rating before it). A row is kept if ``thin`` keeps
-its point, or if it could be the first to round to the lowest or the highest rating: such a
-point is within 1 of the lowest (highest) and the lowest (highest) so far, since rounding never
-reverses an order; or if it is one of the newest, which alone are joined to their rows for what
-the index ``rating_change_history`` does not hold (the record, the games rated after it): the
-others' key is NULL, which the primary key's index answers without reading a page. The
-totals are a plain aggregate: a window over the whole history cost twice as much. ``thin``
-keeps ``round(j * games / (MAX_POINTS - 1))`` for j in 0..MAX_POINTS - 1: point n is one when
-such a j lies in [(2n - 1) m / 2g, ((2n + 1) m - 1) / 2g] (m = MAX_POINTS - 1, g = games), in
-whole numbers as written. m is odd, so no j * g / m ends in exactly .5 and Python's rounding
-(half to even) and this one agree. Along ``rating_change_history``, on PostgreSQL and SQLite
-alike; a busy player's history sends about MAX_POINTS rows a game, not thousands
-(docs/benchmarks.md, issue 42). One statement, not two a game: six round trips and three ORM
-queries cost the busiest profile about 3 ms (issue 42)."""
+"""A rated history in one statement: the points that ``thinned_chart`` needs, thinned in the
+database, and the newest ``HISTORY_ROWS`` games for the table. One row per rated game, oldest
+first (point n is the rating after the n-th game; the first row also gives point 0, the rating
+before it). A row is kept if ``thin`` keeps its point, or if it could be the first to round to
+the lowest or the highest rating: such a point is within 1 of the lowest (highest) and the
+lowest (highest) so far, since rounding never reverses an order; or if it is one of the newest,
+which alone are joined to their rows for what the index ``rating_change_history`` does not hold
+(the record, the games rated after it): the others' key is NULL, which the primary key's index
+answers without reading a page. The totals are a plain aggregate: a window over the whole
+history cost twice as much. ``thin`` keeps ``round(j * games / (MAX_POINTS - 1))`` for j in
+0..MAX_POINTS - 1: point n is one when such a j lies in [(2n - 1) m / 2g, ((2n + 1) m - 1) / 2g]
+(m = MAX_POINTS - 1, g = games), in whole numbers as written. m is odd, so no j * g / m ends in
+exactly .5 and Python's rounding (half to even) and this one agree. Along
+``rating_change_history``, on PostgreSQL and SQLite alike; a busy player's history sends about
+MAX_POINTS rows, not thousands (docs/benchmarks.md, issue 42).
+
+One statement a game, not two (the newest rows were an ORM query of their own: 1.5 ms of
+Python for the busiest profile's three), nor one for all games (``PARTITION BY game`` and a
+hash join of the totals cost 1.2 ms more than three statements; issue 42)."""
 
 
-def _read_histories(person: User, games: list[str] | None) -> dict[str, RatingHistory]:
-    """The history of each of ``games``, or of every game (``None``), in one statement
-    (``HISTORIES_SQL``). Without a filter the index gives each game's history in order; with
-    one, PostgreSQL sorts them (1 ms for the busiest player's 9,273)."""
-    where = f" AND game IN ({', '.join(['%s'] * len(games))})" if games else ""
-    params = [person.pk, *(games or ())]
-    with connection.cursor() as cursor:
-        cursor.execute(HISTORIES_SQL.format(games=where), params * 2)
-        rows = cursor.fetchall()
+def _read_histories(person: User, games: list[str]) -> dict[str, RatingHistory]:
+    """The history of each of ``games``: a statement a game (``HISTORY_SQL``)."""
     histories = {}
-    for game, group in itertools.groupby(rows, key=operator.itemgetter(0)):
-        points = list(group)
-        values: dict[int, float] = {}
-        newest = []
-        for _, point, mu_before, mu_after, _, _, at, record_id, place, games_after in points:
-            if point == 1:
-                values[0] = mu_before
-            values[point] = mu_after
-            if record_id is not None:
-                shown = str(round(mu_after)) + ("?" if games_after < PROVISIONAL_GAMES else "")
-                delta = round(mu_after) - round(mu_before)
-                newest.append(RatingHistoryRow(at, record_id, place, shown, delta))
-        # Every row carries the history's number of games and wins.
-        count, wins = points[0][4], points[0][5]
-        histories[game] = RatingHistory(wins, thinned_chart(values, count + 1), newest[::-1])
+    with connection.cursor() as cursor:
+        for game in games:
+            cursor.execute(HISTORY_SQL, [person.pk, game] * 2)
+            histories[game] = _history(cursor.fetchall())
     return histories
+
+
+def _history(rows: list[tuple[Any, ...]]) -> RatingHistory:
+    values: dict[int, float] = {}
+    newest = []
+    for point, mu_before, mu_after, _, _, at, record_id, place, games_after in rows:
+        if point == 1:
+            values[0] = mu_before
+        values[point] = mu_after
+        if record_id is not None:
+            shown = str(round(mu_after)) + ("?" if games_after < PROVISIONAL_GAMES else "")
+            newest.append(RatingHistoryRow(at, record_id, place, shown, round(mu_after) - round(mu_before)))
+    # Every row carries the history's number of games and wins.
+    count, wins = (rows[0][3], rows[0][4]) if rows else (-1, 0)
+    return RatingHistory(wins, thinned_chart(values, count + 1), newest[::-1])
 
 
 def tournaments_played(person: User) -> QuerySet[Entry]:
