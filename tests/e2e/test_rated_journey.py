@@ -80,7 +80,8 @@ def test_a_rated_game_the_clocks_played_out_says_it_was_not_rated(live_site: str
         page = new_context(viewport=size).new_page()
         page.goto(f"{live_site}/tables/{table.pk}/")
         expect(page.get_by_test_id("table-result")).to_be_visible()
-        expect(page.get_by_test_id("not-rated")).to_have_text("Not rated: alice and bob had left, and the clocks played it out.")
+        said = "Not rated: alice and bob had left, and the clocks played it out."
+        expect(page.get_by_test_id("not-rated")).to_have_text(said)
         expect(page.get_by_test_id("ratings")).to_have_count(0)
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
         page.screenshot(path=str(artifacts_dir() / f"unrated-table-over-{name}.png"), full_page=True)
