@@ -519,6 +519,7 @@ GET_ONLY = frozenset(
         "followers",
         "following",
         "friends",
+        "your_turn",
         "password_change_done",
         "password_reset_done",
         "password_reset_complete",
