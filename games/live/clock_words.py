@@ -72,10 +72,14 @@ def clock_speed(clock_seconds: int) -> str:
 
 
 def time_left(deadline: dt.datetime | None, *, now: dt.datetime | None = None) -> str:
-    """What is left of a turn at ``now`` ("1 day 4 h left"); empty for no deadline."""
+    """What is left of a turn at ``now`` ("1 day 4 h left", "56 min left"); empty for no
+    deadline. Drawn once, with no countdown: past a minute, whole minutes (rounded down), since
+    seconds would be stale before they were read."""
     if deadline is None:
         return ""
-    left = deadline - (now or timezone.now())
-    if left.total_seconds() < 1:
+    seconds = (deadline - (now or timezone.now())).total_seconds()
+    if seconds < 1:
         return gettext("time is up")
-    return gettext("%(duration)s left") % {"duration": duration_words(left)}
+    if MINUTE <= seconds < HOUR:
+        seconds -= seconds % MINUTE
+    return gettext("%(duration)s left") % {"duration": duration_words(seconds)}

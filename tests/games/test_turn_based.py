@@ -138,6 +138,9 @@ def test_a_clock_reads_per_turn_when_live_and_per_move_when_turn_based() -> None
     assert clock_words.time_left(now + dt.timedelta(days=1, hours=4, minutes=10), now=now) == "1 day 4 h left"
     assert clock_words.time_left(now - dt.timedelta(seconds=3), now=now) == "time is up"
     assert clock_words.time_left(None, now=now) == ""
+    # Drawn once with no countdown: whole minutes under an hour, never more than is left.
+    assert clock_words.time_left(now + dt.timedelta(minutes=56, seconds=59), now=now) == "56 min left"
+    assert clock_words.time_left(now + dt.timedelta(seconds=59), now=now) == "59 s left"
 
 
 # The table form
