@@ -9,6 +9,7 @@ thread otherwise (``render_table``, which reads it).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from accounts.models import User
 from games.core import snapshots
 from games.core.move_path import seat_of
 from games.core.snapshots import Snapshot
+from games.live import turn_clocks
 from games.live.live_templates import live_template
 from games.live.table_presenter import table_context
 from games.models import Seat, Table
@@ -30,14 +32,17 @@ def _render(context: dict[str, Any], user: User | None) -> str:
 
 
 def frame(snapshot: Snapshot, user: User | None) -> str:
-    """``user``'s frame of a started table at the snapshot's version; reads nothing."""
+    """``user``'s frame of a started table at the snapshot's version; reads nothing. A
+    turn-based table's frame says the time left in words (LP-8), so it is drawn again once a
+    minute: its version may stand for days."""
     assert snapshot.table is not None
     key = ("frame", seat_of(snapshot.seats, user))
-    html: str | None = snapshot.memo.get(key)
-    if html is None:
-        html = _render(table_context(snapshot.table, user, snapshot=snapshot), user)
-        snapshot.memo[key] = html
-    return html
+    minute = int(time.time() // 60) if turn_clocks.is_turn_based(snapshot.table.clock_seconds) else None
+    kept: tuple[int | None, str] | None = snapshot.memo.get(key)
+    if kept is None or kept[0] != minute:
+        kept = minute, _render(table_context(snapshot.table, user, snapshot=snapshot), user)
+        snapshot.memo[key] = kept
+    return kept[1]
 
 
 def started_snapshots(table_ids: Sequence[int]) -> list[Snapshot | Exception | None]:

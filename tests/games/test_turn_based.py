@@ -338,3 +338,20 @@ def _wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the worker did not move the game on"
         time.sleep(0.1)
+
+
+def test_a_kept_frame_of_a_turn_based_table_says_the_time_left_as_it_is_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A version of a turn-based game may stand for days, its snapshot (and the frames drawn
+    from it) kept all that while: the frame a socket or a page gets says the time left now."""
+    from games.live import table_frames
+
+    table, alice, _ = _dealt(DAY)
+    snapshot = move_path.table_now(table.pk)
+    assert "1 day left" in table_frames.frame(snapshot, alice)
+    later = timezone.now() + dt.timedelta(hours=3)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    monkeypatch.setattr(table_frames.time, "time", lambda: later.timestamp())
+    frame = table_frames.frame(snapshot, alice)
+    assert "1 day left" not in frame and "21 hours left" in frame
