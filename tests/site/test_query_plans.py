@@ -390,3 +390,12 @@ def test_the_profiles_follow_counts_read_the_follow_indexes(plans: PlanReader, c
     for plan in read.site + read.generic:
         assert plan.uses("follow_by_followed") and plan.uses("follow_once_per_pair"), explain([plan])
         assert not plan.reads_whole("accounts_follow"), explain([plan])
+
+
+def test_the_games_hidden_from_visitors_are_found_by_index(plans: PlanReader, client: Client) -> None:
+    """The busiest person's games of secret deals and private tables (``HIDDEN_SQL``), read once
+    a page: their own records by owner, never every record."""
+    read = plans.read(lambda: get(client, f"/u/{BUSIEST}/"), "FROM games_gamerecord AS r")
+    for plan in read.site + read.generic:
+        assert not plan.reads_whole("games_gamerecord"), explain([plan])
+        assert not plan.reads_whole("games_seat"), explain([plan])
