@@ -30,7 +30,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
 from django.db import connection, transaction
 
-from accounts.models import Rating, RatingChange, User
+from accounts.models import InvitePolicy, Rating, RatingChange, User
 from accounts.ratings import MODEL
 from games import kinds
 from games.engine import get_engine
@@ -55,7 +55,8 @@ YEAR = dt.timedelta(days=365)
 
 USER_FIELDS = (
     "id", "password", "last_login", "is_superuser", "username", "first_name", "last_name",
-    "is_staff", "is_active", "date_joined", "email", "bio", "reminder_emails",
+    "is_staff", "is_active", "date_joined", "email", "bio", "reminder_emails", "turn_emails",
+    "invite_policy",
 )  # fmt: skip
 TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
@@ -177,6 +178,8 @@ class Command(BaseCommand):
                 "",
                 "",
                 True,
+                True,
+                InvitePolicy.ANYONE,
             )
             for n in range(players)
         ]
