@@ -65,6 +65,14 @@ class User(AbstractUser):
         blank=True,
         help_text="When the last turn digest went out (at most one every few hours, LP-8).",
     )
+    hide_chat = models.BooleanField(
+        _("Hide chat"), default=False, help_text=_("Chat at tables and tournaments is not shown to you.")
+    )
+    closed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the account was closed: personal data erased, the username retired, games kept.",
+    )
     invite_policy = models.CharField(
         _("Who may invite me to a table"),
         max_length=8,
@@ -268,3 +276,50 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.channel_name}"
+
+
+class Block(models.Model):
+    """One person blocking another (LP-9, LP-10): the blocked person's chat is hidden from the
+    blocker, and they cannot follow, invite or sit at the blocker's private tables. The blocked
+    person is never told."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once_per_pair"),
+            models.CheckConstraint(condition=~Q(blocker=models.F("blocked")), name="block_not_oneself"),
+        ]
+        # "Is this person blocked by that one?" from either side: the constraint's index serves
+        # the blocker's side.
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_by_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class StaffAction(models.Model):
+    """Every moderation step a member of staff takes (a mute, an account closed, a report
+    settled): who, when, about whom, and why. Written with the step, in its transaction."""
+
+    class Kind(models.TextChoices):
+        MUTE = "mute", "Muted from chat"
+        UNMUTE = "unmute", "Unmuted"
+        CLOSE = "close", "Closed the account"
+        DISMISS = "dismiss", "Dismissed a report"
+        HIDE_MESSAGE = "hide", "Hid a message"
+
+    staff = models.ForeignKey(User, on_delete=models.PROTECT, related_name="staff_actions")
+    target = models.ForeignKey(User, on_delete=models.PROTECT, related_name="staff_actions_about")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    reason = models.TextField()
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["target", "-created_at"], name="staff_action_target")]
+
+    def __str__(self) -> str:
+        return f"{self.staff_id} {self.kind} {self.target_id}"

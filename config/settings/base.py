@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "talk",
     "web",
 ]
 
