@@ -11,11 +11,13 @@ move, and nothing about cards is kept.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
 from django.core.paginator import Page, Paginator
+from django.db import IntegrityError
 from django.db.models import Case, F, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
@@ -23,6 +25,8 @@ from django.utils import timezone
 from accounts.models import Presence, User
 from games.models import Table
 from web.numbers import whole_number
+
+logger = logging.getLogger(__name__)
 
 HEARTBEAT = dt.timedelta(seconds=60)
 """A socket's row is refreshed at most this often, however often its page says it is there."""
@@ -44,9 +48,13 @@ def table_in_query(query_string: bytes) -> int | None:
 
 
 def connected(*, channel_name: str, user: User, table_id: int | None) -> None:
-    Presence.objects.update_or_create(
-        channel_name=channel_name, defaults={"user": user, "table_id": table_id, "seen_at": timezone.now()}
-    )
+    try:
+        here = {"user": user, "table_id": table_id, "seen_at": timezone.now()}
+        Presence.objects.update_or_create(channel_name=channel_name, defaults=here)
+    except IntegrityError:
+        # The person's row went while their socket opened (an account deleted by staff):
+        # nobody is there to be shown online.
+        logger.info("no presence for user %s: the account is gone", user.pk)
 
 
 def refreshed(*, channel_name: str) -> None:

@@ -122,3 +122,12 @@ def test_beat_runs_the_cleanup_more_often_than_a_row_goes_stale(settings: Any) -
     entry = settings.CELERY_BEAT_SCHEDULE["forget-stale-presence"]
     assert entry["task"] == forget_stale_presence.name
     assert entry["schedule"] <= presence.STALE
+
+
+def test_a_socket_of_an_account_deleted_meanwhile_leaves_no_row_and_no_error() -> None:
+    """The person's row went while their socket opened (staff deleted it; a test's data
+    flushed): the socket is simply nobody's presence, not a server error."""
+    gone = person("gone")
+    User.objects.filter(pk=gone.pk).delete()
+    presence.connected(channel_name="specific.gone!1", user=gone, table_id=None)
+    assert not Presence.objects.exists()
