@@ -20,6 +20,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import closed_names
+
 
 class NamesItsGame(models.Model):
     """A row about one game: its ``game`` is a slug of the registry (``games.kinds``), which is
@@ -462,7 +464,10 @@ class Seat(models.Model):
         frame's drawing."""
         if self.is_bot:
             return self.bot_name or f"Bot {self.number + 1}"
-        return self.user.username if self.user else "Empty seat"
+        if self.user is None:
+            return "Empty seat"
+        # Issue 45: a closed account's games stay, its name does not (replays, narration, files).
+        return closed_names.shown() if self.user.closed_at is not None else self.user.username
 
 
 class Invitation(models.Model):

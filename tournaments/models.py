@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from accounts import closed_names
 from games.models import NamesItsGame
 from tournaments.recurrence import DAY_MINUTES, EVERY_MINUTES, HOUR_MINUTES, Recurrence
 
@@ -160,7 +161,8 @@ class Entry(models.Model):
     @property
     def name(self) -> str:
         if self.user is not None:
-            return self.user.username
+            # Issue 45: a closed account's entries stay in the event, its name does not.
+            return closed_names.shown() if self.user.closed_at is not None else self.user.username
         return f"Bot {(self.seed or 0) + 1}"
 
 

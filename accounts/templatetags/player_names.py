@@ -1,6 +1,9 @@
 """Names on pages: a long one is cut short by CSS (`.player-name` in static/css/site.css) and
 keeps its whole self in a title, shown on hover.
 
+A closed account's name is not shown: "a closed account" is, wherever a page names its player
+(issue 45; ``accounts.closed_names``).
+
 New usernames have at most 20 characters (accounts.validators), but accounts made before that
 limit may have up to 150, and a name without spaces never wraps: left alone it widens the page.
 
@@ -18,6 +21,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from accounts import closed_names
+
 register = template.Library()
 
 TITLE_FROM = 13
@@ -28,6 +33,8 @@ the page's HTML stays as it was for them); from 13 on one may be cut, depending 
 @register.filter
 def player_name(name: object) -> SafeString:
     text = str(name)
+    if closed_names.is_closed(text):
+        return format_html('<span class="player-name closed-account">{}</span>', closed_names.shown())
     # Kept by text: a live table draws its players' names in every frame of every move. A
     # safe string is left as it is, which a kept plain one of the same text would not be.
     return _name_span(text) if not isinstance(text, SafeString) else _name_span.__wrapped__(text)
@@ -42,8 +49,9 @@ def _name_span(text: str) -> SafeString:
 
 @register.filter
 def name_title(name: object) -> SafeString:
-    """`` title="..."`` (with its leading space) for a long name, else nothing."""
+    """`` title="..."`` (with its leading space) for a long name, else nothing (and never a
+    closed account's name)."""
     text = str(name)
-    if len(text) < TITLE_FROM:
+    if len(text) < TITLE_FROM or closed_names.is_closed(text):
         return SafeString("")
     return format_html(' title="{}"', text)
