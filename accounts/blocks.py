@@ -6,7 +6,13 @@ refusal a block causes reads like the refusal the blocker's own choices would gi
 
 Blocking also drops the blocked person's follow of the blocker (as lichess does), so the
 blocker leaves their friends page; the blocker's own follow of the blocked person is theirs
-to keep or drop, so it stays.
+to keep or drop, so it stays. Invitations the blocked person sent the blocker that still wait
+lapse, as if their time had run out.
+
+The block narrows the blocked person's ways in where they are checked: ``follows.follow``,
+``games.live.invitations.may_invite`` and ``games.live.table_access.may_enter`` (a private
+table's creator keeps out people they blocked, unless already seated: a block unseats
+nobody). Only the tables the blocker opened count as theirs.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ class BlockError(ValueError):
 def block(*, blocker: User, blocked: User) -> bool:
     """``blocker`` now blocks ``blocked``; True if that is new. Blocking someone already
     blocked changes nothing (a second click, a form sent twice)."""
+    from games.live import invitations  # it reads ``is_blocked``: imported once both are loaded
+
     if blocker.pk == blocked.pk:
         raise BlockError(_("You cannot block yourself."))
     with transaction.atomic():
@@ -39,6 +47,7 @@ def block(*, blocker: User, blocked: User) -> bool:
             # The same block sent twice at once: the other request made the row.
             created = False
         Follow.objects.filter(follower=blocked, followed=blocker).delete()
+        invitations.lapse_between(inviter=blocked, invitee=blocker)
     return created
 
 
@@ -55,10 +64,10 @@ def blocked_ids(user: User | AnonymousUser) -> set[int]:
     return set(Block.objects.filter(blocker_id=user.pk).values_list("blocked_id", flat=True))
 
 
-def is_blocked(*, by: User | AnonymousUser | int, whom: User | AnonymousUser | int) -> bool:
-    """Whether ``by`` blocked ``whom`` (never, if either is a visitor)."""
-    by_id = by if isinstance(by, int) else by.pk
-    whom_id = whom if isinstance(whom, int) else whom.pk
+def is_blocked(*, by: User | AnonymousUser | int | None, whom: User | AnonymousUser | int | None) -> bool:
+    """Whether ``by`` blocked ``whom`` (never, if either is a visitor or nobody)."""
+    by_id = by if by is None or isinstance(by, int) else by.pk
+    whom_id = whom if whom is None or isinstance(whom, int) else whom.pk
     if by_id is None or whom_id is None:
         return False
     return Block.objects.filter(blocker_id=by_id, blocked_id=whom_id).exists()

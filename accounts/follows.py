@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.blocks import is_blocked
 from accounts.models import Follow, User
 
 FOLLOW_RATE = "30/m"
@@ -28,11 +29,14 @@ class Change(Protocol):
 
 def follow(*, follower: User, followed: User) -> bool:
     """``follower`` now follows ``followed``; True if that is new. Following someone already
-    followed changes nothing (a second click, a form sent twice)."""
+    followed changes nothing (a second click, a form sent twice). Someone ``followed`` blocked
+    is not refused, which would tell them of the block: their follow is quietly not made."""
     if follower.pk == followed.pk:
         raise FollowError(_("You cannot follow yourself."))
     if not followed.is_active:
         raise FollowError(_("This account is closed."))
+    if is_blocked(by=followed, whom=follower):
+        return False
     _row, created = Follow.objects.get_or_create(follower=follower, followed=followed)
     return created
 

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import friend_views, turn_views, views
+from accounts import block_views, friend_views, turn_views, views
 from accounts.forms import LoginForm
 
 urlpatterns = [
@@ -27,6 +27,9 @@ urlpatterns = [
     path("u/<str:username>/unfollow/", friend_views.unfollow, name="unfollow"),
     path("u/<str:username>/followers/", friend_views.followers, name="followers"),
     path("u/<str:username>/following/", friend_views.following, name="following"),
+    path("u/<str:username>/block/", block_views.block, name="block"),
+    path("u/<str:username>/unblock/", block_views.unblock, name="unblock"),
+    path("accounts/blocked/", block_views.blocked_list, name="blocked_people"),
     path("friends/", friend_views.friends, name="friends"),
     path("turns/", turn_views.your_turn, name="your_turn"),
 ]

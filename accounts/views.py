@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import notices
+from accounts.block_views import block_context
 from accounts.forms import ProfileForm, SignupForm
 from accounts.friend_views import follow_context
 from accounts.models import PROVISIONAL_GAMES
@@ -76,6 +77,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "tournaments": tournaments_played(person),
         "provisional_games": PROVISIONAL_GAMES,
         **follow_context(request, person),
+        **block_context(request, person),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -11,6 +11,9 @@
   is shown (``Invitation.current_status``), and its row says so once someone acts on it.
 - At most ``PER_MINUTE`` invitations a minute from one person, counted from the rows
   themselves (the inviter's row locked meanwhile, so two requests at once count each other).
+- A person who blocked the inviter is refused as their choice would refuse them (the inviter is
+  never told of the block), and nobody may invite a person to a private table whose creator
+  blocked them (``accounts.blocks``, LP-9).
 - A pending or accepted invitation lets its invitee into a private table (``table_access``);
   a refusal says what a table that is not there would say to whoever may not enter it, and
   no refusal, notice or page of an invitation carries the table's link.
@@ -31,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import notices
+from accounts.blocks import is_blocked
 from accounts.models import Follow, InvitePolicy, User
 from games.core.errors import GameError
 from games.live import tables, turn_clocks
@@ -82,7 +86,10 @@ def person_named(name: str) -> User:
 
 
 def may_invite(inviter: User, invitee: User) -> bool:
-    """Whether ``invitee``'s choice (LP-9) lets ``inviter`` invite them."""
+    """Whether ``invitee``'s choice (LP-9) lets ``inviter`` invite them: never once they
+    blocked the inviter, whatever their policy says."""
+    if is_blocked(by=invitee, whom=inviter):
+        return False
     policy = invitee.invite_policy
     if policy == InvitePolicy.ANYONE:
         return True
@@ -124,6 +131,9 @@ def invite(*, inviter: User, table_id: int, invitee: User, seat: int | None = No
             raise GameError(_("That seat is not free."))
         if not may_invite(inviter, invitee):
             raise GameError(policy_refusal(invitee))
+        if table.is_private and is_blocked(by=table.created_by_id, whom=invitee):
+            # They could not enter it (``table_access``): an invitation would lead nowhere.
+            raise GameError(_("%(name)s cannot be invited to this table.") % {"name": invitee.username})
         now = timezone.now()
         _expire(Invitation.objects.filter(table=table, to_user=invitee), now)
         waiting = Invitation.objects.filter(table=table, status=Status.PENDING)
@@ -265,6 +275,17 @@ def _expire(invitations: QuerySet[Invitation], now: dt.datetime) -> None:
     if stale:
         Invitation.objects.filter(pk__in=stale, status=Status.PENDING).update(status=Status.EXPIRED)
         for pk in stale:
+            notices.settle(about=about(pk))
+
+
+def lapse_between(*, inviter: User, invitee: User) -> None:
+    """``invitee`` blocked ``inviter``: the invitations waiting between them lapse, their notices
+    read, as an invitation past its time does (nothing says why)."""
+    waiting = Invitation.objects.filter(from_user=inviter, to_user=invitee, status=Status.PENDING)
+    for pk in list(waiting.values_list("pk", flat=True)):
+        if Invitation.objects.filter(pk=pk, status=Status.PENDING).update(
+            status=Status.EXPIRED, answered_at=timezone.now()
+        ):
             notices.settle(about=about(pk))
 
 

@@ -6,7 +6,9 @@ the table in the visitor's session and sends them on to the table's plain addres
 key leaves the address bar at once and is never in a reload, a bookmark, a Referer the page
 sends or the address a socket or an htmx request asks for.
 
-``may_enter`` is the one check; an invitation widens it for its invitee (``invitations``).
+``may_enter`` is the one check; an invitation widens it for its invitee (``invitations``), and
+a block narrows it: a person the table's creator blocked does not enter it (LP-9) however they
+came, unless they already sit there (a block unseats nobody).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import secrets
 
 from django.contrib.sessions.backends.base import SessionBase
 
+from accounts.blocks import is_blocked
 from accounts.models import User
 from games.models import Seat, Table
 
@@ -52,6 +55,8 @@ def may_enter(table: Table, user: User | None, session: SessionBase | None) -> b
 
     if not table.is_private:
         return True
+    if user is not None and user.is_authenticated and _kept_out(table, user):
+        return False
     if session is not None and table.pk in session.get(SESSION_KEY, []):
         return True
     if user is not None and user.is_authenticated:
@@ -62,6 +67,13 @@ def may_enter(table: Table, user: User | None, session: SessionBase | None) -> b
             return True
         return invitations.lets_in(table, user)
     return False
+
+
+def _kept_out(table: Table, user: User) -> bool:
+    """The table's creator blocked ``user``, who does not sit at it."""
+    if table.created_by_id is None or table.created_by_id == user.pk:
+        return False
+    return is_blocked(by=table.created_by_id, whom=user) and not table.seats.filter(user=user).exists()
 
 
 def may_enter_id(table_id: int, user: User | None, session: SessionBase | None) -> bool:
