@@ -54,7 +54,14 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if User.objects.named(username).exists():
+        taken = User.objects.named(username).only("closed_at").first()
+        if taken is not None and taken.closed_at is not None:
+            # Retired with its account (issue 45): nobody may pass for the person who left.
+            raise forms.ValidationError(
+                _("That username belonged to an account that was closed: it is retired, so choose another."),
+                code="username_retired",
+            )
+        if taken is not None:
             raise forms.ValidationError("That username is taken (usernames ignore upper and lower case).")
         return username
 
@@ -85,3 +92,26 @@ class ProfileForm(forms.ModelForm):
 
     def clean_invite_policy(self) -> str:
         return str(self.cleaned_data.get("invite_policy") or self.instance.invite_policy)
+
+
+class CloseAccountForm(forms.Form):
+    """The person's password, asked again before their account closes (issue 45): a browser
+    left signed in is not enough to close it."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your password. Your account is still open."), code="wrong_password"
+            )
+        return password

@@ -3,12 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts import block_views, friend_views, turn_views, views
+from accounts.closing_views import account_data, close_account
 from accounts.forms import LoginForm
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.edit_profile, name="edit_profile"),
     path("accounts/notices/read/", views.read_notices, name="read_notices"),
+    path("accounts/close/", close_account, name="close_account"),
+    path("accounts/data/", account_data, name="account_data"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True),

@@ -12,6 +12,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
-    path("", include("talk.urls")),
     path("", include("talk.report_urls")),
 ]
