@@ -547,11 +547,12 @@ def bot_tournament_titles() -> int:
 
 def tournament_champions(limit: int = 10) -> QuerySet[User]:
     """People by tournaments won (first place of a finished tournament), then by tournaments
-    finished; ties by who won most recently."""
+    finished; ties by who won most recently. A closed account's titles stay with its events
+    but leave the board (issue 45)."""
     finished = Q(entry__tournament__status=Tournament.Status.FINISHED)
     won = finished & Q(entry__place=1)
     return (
-        User.objects.filter(finished)
+        User.objects.filter(finished, closed_at__isnull=True)
         .annotate(
             tournament_wins=Count("entry", filter=won, distinct=True),
             tournaments_played=Count("entry", filter=finished, distinct=True),
