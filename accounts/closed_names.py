@@ -13,6 +13,7 @@ live table that draws its seats' names in every frame. A closed username is neve
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -46,13 +47,15 @@ def is_closed(name: str) -> bool:
 def names() -> frozenset[str]:
     global _names, _token, _checked_at
     now = time.monotonic()
-    if now - _checked_at < CHECK_EVERY_S:
+    if now - _checked_at < CHECK_EVERY_S or _in_event_loop():
         return _names
     with _lock:
         if now - _checked_at < CHECK_EVERY_S:
             return _names
         try:
-            cache.add(TOKEN_KEY, uuid.uuid4().hex, timeout=None)
+            # A cache emptied (a restart of Redis) has lost no closing: this process's names
+            # still hold, and its token stands again for them.
+            cache.add(TOKEN_KEY, _token or uuid.uuid4().hex, timeout=None)
             token = cache.get(TOKEN_KEY)
         except Exception:
             # The cache down: a page still shows, with the names as last read.
@@ -65,6 +68,17 @@ def names() -> frozenset[str]:
         return _names
 
 
+def _in_event_loop() -> bool:
+    """A socket's frame drawn on the event loop (``games.live.table_frames.frame`` reads
+    nothing) must not wait on the cache or the database: it uses the names as they are, which
+    the process's next page or database-reading frame brings up to date."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _read() -> frozenset[str]:
     from accounts.models import User
 
@@ -73,12 +87,15 @@ def _read() -> frozenset[str]:
 
 
 def forget() -> None:
-    """An account was closed: every process reads the names again (this one at once)."""
-    global _checked_at, _token
+    """An account was closed (called once its transaction committed): this process reads the
+    names again at once, and every other one at its next look at the token."""
+    global _names, _token, _checked_at
+    token = uuid.uuid4().hex
+    with _lock:
+        _names = _read()
+        _token = token
+        _checked_at = time.monotonic()
     try:
-        cache.set(TOKEN_KEY, uuid.uuid4().hex, timeout=None)
+        cache.set(TOKEN_KEY, token, timeout=None)
     except Exception:
         log.exception("could not tell the other processes of a closed account")
-    with _lock:
-        _token = None
-        _checked_at = float("-inf")
