@@ -310,6 +310,23 @@ def build_turns() -> list[Visit]:
     ]
 
 
+def build_closing() -> list[Visit]:
+    """Issue 45: the page that closes the viewer's account (its password asked), and a game of
+    a closed account's: its replay, table and opponent's profile say "a closed account"."""
+    from accounts.closing import close_account
+    from tests.accounts.test_closing import rated_game
+
+    leaver, rival = person("cl_leaver"), person("cl_rival")
+    table = rated_game(leaver, rival)
+    close_account(leaver)
+    return [
+        Visit("close account", "/accounts/close/"),
+        Visit("replay (a closed account's game)", f"/games/{table.record_id}/replay/?step=1"),
+        Visit("table (a closed account's game)", table.get_absolute_url(), user=rival.username),
+        Visit("profile (played a closed account)", f"/u/{rival.username}/"),
+    ]
+
+
 BUILDERS = {
     "site": build_site,
     "solitaire": build_solitaire,
@@ -318,4 +335,5 @@ BUILDERS = {
     "friends": build_friends,
     "turns": build_turns,
     "invitations": build_invitations,
+    "closing": build_closing,
 }

@@ -152,6 +152,18 @@ def edit_profile(ctx: Ctx) -> Req:
     return Req("/accounts/profile/", fields)
 
 
+def close_account(ctx: Ctx) -> Req:
+    """The lane's person has no usable password (``world.make_user``), so every try is refused
+    and the account stays open for the rest of the lane; a closed one would end it (the
+    closing itself is tests/accounts/test_closing.py's and the browser journey's). Another
+    person's password, junk, or no field at all."""
+    roll = ctx.rng.random()
+    if roll < 0.1:
+        return Req("/accounts/close/", [])
+    password = f"not-{ctx.lane.password}" if roll < 0.5 else junk(ctx)
+    return Req("/accounts/close/", [("password", password)])
+
+
 def read_notices(ctx: Ctx) -> Req:
     return Req("/accounts/notices/read/", [("next", either(ctx, "/play/", 0.5))])
 
@@ -457,6 +469,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("password_reset_confirm", "browser", password_reset_confirm),
     Endpoint("edit_profile", "user", edit_profile),
     Endpoint("read_notices", "user", read_notices),
+    Endpoint("close_account", "user", close_account),
     Endpoint("follow", "user", lambda ctx: _follow(ctx, "follow")),
     Endpoint("unfollow", "user", lambda ctx: _follow(ctx, "unfollow")),
     Endpoint("new_game", "user", new_game),
@@ -520,6 +533,7 @@ GET_ONLY = frozenset(
         "following",
         "friends",
         "your_turn",
+        "account_data",
         "password_change_done",
         "password_reset_done",
         "password_reset_complete",
