@@ -34,7 +34,7 @@ def close_account(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
-def account_data(request: AuthenticatedHttpRequest) -> HttpResponse:
+def account_data(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
     """Everything the site holds about the signed-in person, as one JSON file
     (``accounts.data_export``), streamed."""
     response = StreamingHttpResponse(data_export.chunks(request.user), content_type="application/json")

@@ -211,18 +211,17 @@ def games_after(user: User, last: int, withheld: dict[int, str]) -> tuple[list[d
     seats: dict[int, list[Seat]] = {}
     at_tables = Seat.objects.filter(table__record_id__in=ids).select_related("user", "table")
     for seat in at_tables.order_by("number"):
-        record_id = seat.table.record_id
-        if record_id is not None:
-            seats.setdefault(record_id, []).append(seat)
+        if seat.table.record_id is not None:
+            seats.setdefault(seat.table.record_id, []).append(seat)
     rows = []
-    for record_id, seat, won in parts:
+    for record_id, number, won in parts:
         record = records[record_id]
         entry: dict[str, Any] = {
             "id": record_id,
             "game": record.game,
             "kind": record.kind,
             "finished_at": _when(record.finished_at),
-            "seat": seat,
+            "seat": number,
             "won": won,
             "replay": reverse("replay", kwargs={"game_id": record_id}),
         }
