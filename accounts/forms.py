@@ -79,7 +79,7 @@ class SignupForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("bio", "reminder_emails", "turn_emails", "invite_policy")
+        fields = ("bio", "reminder_emails", "turn_emails", "invite_policy", "hide_chat")
         widgets = {
             "bio": forms.Textarea(attrs={"rows": 3, "maxlength": 280}),
             "invite_policy": forms.RadioSelect,  # LP-9: three choices, all in sight

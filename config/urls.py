@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
+    path("", include("talk.urls")),
     path("", include("talk.report_urls")),
 ]

@@ -15,18 +15,29 @@ drawn for a page nobody sees.
 Every frame first passes the connection's rate limit (games.live.socket_limits): a frame past
 it gets a one-line notice and no database work, and a socket that keeps flooding is
 closed with 4429, so that one socket cannot slow the other tables (LP-1's clocks run on).
+
+Chat (LP-10, ``talk``): a frame ``{"chat": "...", "room": "players"}`` (or ``"preset": "gg"``)
+is a message, said through ``talk.say`` and sent to its room's own group
+(``talk.rooms.group``). A socket joins the group of each room its person may read: a player's
+socket joins the spectators' room only once the game is over, so a spectator's message never
+reaches a player's socket while it runs. Each socket draws a message for its reader (a blocked
+person's is dropped, a hidden one reaches its author only). A person's messages pass a limit
+of their own in this process (``socket_limits.CHAT``) before any database work.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.contrib.sessions.backends.base import SessionBase
+from django.utils.translation import gettext
 
 from accounts import notices
+from accounts.blocks import blocked_ids
 from accounts.models import User
 from games.core import snapshots
 from games.core.announcements import LOBBY_GROUP, table_group
@@ -34,10 +45,11 @@ from games.core.errors import GameError
 from games.core.move_path import SocketMove
 from games.core.snapshots import Snapshot
 from games.live import move_queue, stale_sockets, table_access
-from games.live.socket_limits import PLAYER, WATCHER, Rate, Spacing
+from games.live.socket_limits import CHAT, PLAYER, WATCHER, Rate, SharedBuckets, Spacing
 from games.live.table_frames import frame, render_lobby, render_table, started_snapshots
 from games.live.thread_batches import ThreadBatches
 from games.models import Seat, Table
+from talk import lines, panels, rooms, say
 from web import safe_json
 from web.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
 
@@ -75,13 +87,17 @@ class Footing(NamedTuple):
     game_id: int | None
     seat: int | None
     """The person's seat; ``None`` for a spectator."""
+    over: bool = False
+    """Whether the table's game is over (everyone then reads both chat rooms)."""
 
 
 def table_footing(table_id: int, user: User | None, session: SessionBase | None = None) -> Footing | None:
     """``user``'s footing at the table; ``None`` if there is no such table, or it is a private
     table ``user`` and their ``session`` may not enter (LP-9: refused as if it were not there)."""
     found = (
-        Table.objects.filter(pk=table_id).values_list("record__version", "record_id", "private_key").first()
+        Table.objects.filter(pk=table_id)
+        .values_list("record__version", "record_id", "private_key", "status")
+        .first()
     )
     if found is None:
         return None
@@ -92,7 +108,37 @@ def table_footing(table_id: int, user: User | None, session: SessionBase | None 
         seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
         # The person is at the table their notices sent them to: those notices are done.
         notices.settle(about=notices.about_table(table_id), user=user)
-    return Footing(WATCHER if seat is None else PLAYER, found[0], found[1], seat)
+    return Footing(
+        WATCHER if seat is None else PLAYER, found[0], found[1], seat, found[3] == Table.Status.FINISHED
+    )
+
+
+def arrival(table_id: int, user: User | None, session: SessionBase | None) -> tuple[Footing | None, set[int]]:
+    """``table_footing``, and whom the person blocked (whose chat their socket drops)."""
+    footing = table_footing(table_id, user, session)
+    return footing, (set() if footing is None or user is None else blocked_ids(user))
+
+
+CHAT_KEYS = ('"chat"', '"preset"')
+"""A frame holding neither is not a chat message, and is not read as one."""
+BLOCKS_READ_EVERY_S = 30.0
+"""How long a socket trusts its list of the people its person blocked: a block made meanwhile
+(on the profile) hides their chat within this time, without a read per message."""
+_chat_buckets = SharedBuckets()
+"""Each person's chat limit in this process, however many sockets they have open."""
+
+
+def chat_frame(text_data: str | None) -> dict[str, Any] | None:
+    """The chat message a frame holds, or ``None`` if it is not one."""
+    if text_data is None or len(text_data) > MAX_FRAME or not any(key in text_data for key in CHAT_KEYS):
+        return None
+    try:
+        message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
+    except ValueError:
+        return None
+    if isinstance(message, dict) and ("chat" in message or "preset" in message):
+        return message
+    return None
 
 
 def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
@@ -151,15 +197,23 @@ class TableConsumer(FrameLimitedConsumer):
         # The page's session: a private table's link it came through (LP-9, ``table_access``).
         self.session: SessionBase | None = self.scope.get("session")
         self.refused = False
+        self.chat_reads: frozenset[str] = frozenset()
+        self.chat_seated = False
+        self.blocked: set[int] = set()
+        self.blocked_at = 0.0
         await self.accept()
         # Joined before the table is read: a move made after the read is announced here.
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        footing = await database_sync_to_async(table_footing)(self.table_id, self.person, self.session)
+        footing, self.blocked = await database_sync_to_async(arrival)(
+            self.table_id, self.person, self.session
+        )
+        self.blocked_at = time.monotonic()
         if footing is None:
             await self.refuse()
             return
         frame_limiter(self.scope, footing.rate, self.limiter)
         self.game_id = footing.game_id
+        await self.follow_chat(footing.seat is not None, footing.over)
         stale_sockets.watch(self)
         shown = page_shows(self.scope.get("query_string", b""))
         if footing.version is not None and shown == (footing.version, footing.seat):
@@ -174,6 +228,7 @@ class TableConsumer(FrameLimitedConsumer):
         # LP-2: leaving ends nothing; the seat keeps its clock and the game goes on.
         stale_sockets.forget(self)
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await self.leave_chat()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.refused:
@@ -181,6 +236,10 @@ class TableConsumer(FrameLimitedConsumer):
         page = PAGE_STATES.get(text_data or "")
         if page is not None:
             await self.page_shown() if page else self.page_hidden()
+            return
+        chat = chat_frame(text_data)
+        if chat is not None:
+            await self.chat(chat)
             return
         if self.limiter.rate is not PLAYER:  # a spectator's socket
             await self.send(text_data=WATCHING)
@@ -225,6 +284,7 @@ class TableConsumer(FrameLimitedConsumer):
         (it joined the table's group first) draws nothing."""
         self.refused = True
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await self.leave_chat()
         await self.close(code=4404)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
@@ -240,12 +300,103 @@ class TableConsumer(FrameLimitedConsumer):
                 await self.refuse()  # a private table this person may no longer enter
                 return
             frame_limiter(self.scope, footing.rate, self.limiter)
+            if await self.follow_chat(footing.seat is not None, footing.over):
+                await self.send_chat_panel()
         elif self.sent_version is not None and version <= self.sent_version:
             return  # this socket already shows that version or a later one
+        elif (
+            self.chat_seated
+            and rooms.SPECTATORS not in self.chat_reads
+            and await self.game_over(version)
+            and await self.follow_chat(True, True)
+        ):
+            await self.send_chat_panel()  # the game is over: its players may now read the spectators' chat
         if self.hidden:
             self.missed = True  # drawn when the page is shown again
             return
         await self.send_table(version=version)
+
+    async def game_over(self, version: int) -> bool:
+        """Whether the game is over at ``version`` (its snapshot, kept here as a rule: the
+        frame about to be drawn needs it too)."""
+        if self.person is None or self.person.hide_chat:
+            return False
+        kept = await snapshot_at(self.table_id, self.game_id, version)
+        return kept is not None and kept.record.is_over
+
+    # Chat (LP-10)
+
+    async def follow_chat(self, seated: bool, over: bool) -> bool:
+        """Joins the groups of the rooms the person may now read, and leaves the others;
+        whether that changed what the socket reads or where its person writes."""
+        person = self.person
+        if person is not None and person.hide_chat:
+            reads: frozenset[str] = frozenset()
+        else:
+            reads = rooms.standing(seated=seated, over=over, signed_in=person is not None).reads
+        for room in self.chat_reads - reads:
+            await self.channel_layer.group_discard(rooms.group(self.table_id, room), self.channel_name)
+        for room in reads - self.chat_reads:
+            await self.channel_layer.group_add(rooms.group(self.table_id, room), self.channel_name)
+        changed = reads != self.chat_reads or seated != self.chat_seated
+        self.chat_reads, self.chat_seated = reads, seated
+        return changed
+
+    async def leave_chat(self) -> None:
+        for room in self.chat_reads:
+            await self.channel_layer.group_discard(rooms.group(self.table_id, room), self.channel_name)
+        self.chat_reads = frozenset()
+
+    async def send_chat_panel(self) -> None:
+        html = await database_sync_to_async(panels.render_table_panel)(
+            self.table_id, self.person, self.session
+        )
+        if html:
+            await self.send(text_data=html)
+
+    async def chat(self, message: dict[str, Any]) -> None:
+        """A message from this socket's person: refused with a notice, or said in its room."""
+        person = self.person
+        if person is None:
+            await self.send(text_data=lines.notice(gettext("Log in to chat.")))
+            return
+        now = time.monotonic()
+        if not _chat_buckets.bucket(person.pk, CHAT, now).take(now):
+            # Refused here, before the database: a flood of chat costs no table its moves.
+            await self.send(text_data=lines.notice(say.too_fast()))
+            return
+        try:
+            said = await database_sync_to_async(say.at_table)(
+                table_id=self.table_id,
+                user=person,
+                session=self.session,
+                room=message.get("room"),
+                said=message.get("chat", ""),
+                preset=message.get("preset", ""),
+            )
+        except say.ChatError as exc:
+            await self.send(text_data=lines.notice(str(exc)))
+            return
+        data = lines.payload(said, person.username)
+        if said.hidden:
+            await self.send(text_data=lines.appended(data))  # its author's alone
+        else:
+            await self.channel_layer.group_send(rooms.group(self.table_id, said.room), data)
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        if self.refused or event.get("room") not in self.chat_reads:
+            return
+        person = self.person
+        if person is not None and time.monotonic() - self.blocked_at > BLOCKS_READ_EVERY_S:
+            self.blocked = await database_sync_to_async(blocked_ids)(person)
+            self.blocked_at = time.monotonic()
+        if lines.shown_to(event, None if person is None else person.pk, self.blocked):
+            await self.send(text_data=lines.appended(event))
+
+    async def chat_switched(self, event: dict[str, Any]) -> None:
+        """The table's creator turned its chat on or off: the panel as it now stands."""
+        if not self.refused:
+            await self.send_chat_panel()
 
     async def send_table(self, error: str = "", version: int | None = None) -> None:
         # The same refusal again (a client repeating a stale or illegal frame, within its

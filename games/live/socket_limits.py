@@ -37,10 +37,15 @@ class Rate:
 PLAYER = Rate(frames=100, per_s=20, burst=20, patience=20)
 """A seated player: moves, the odd stale retry; far beyond what a person clicks."""
 WATCHER = Rate(frames=30, per_s=20, burst=10, patience=20)
-"""A table's spectator or the lobby: their pages send nothing, so any frame is a refresh
-at most."""
+"""A table's spectator or the lobby: their pages send nothing but chat (at most ``CHAT``'s
+figure), so any other frame is a refresh at most."""
 PING = WATCHER
 """The site's ping socket: a health check, not a conversation."""
+CHAT = Rate(frames=5, per_s=10, burst=5, patience=5)
+"""A person's chat messages at the tables (LP-10), on top of their socket's own limit: the
+figure ``talk.say`` counts in the database, checked here first so that a flood of chat is
+refused before it reaches the database thread (only the bucket is used; a socket that keeps
+flooding runs out of its own limit's patience)."""
 
 
 class TokenBucket:

@@ -147,6 +147,12 @@ class LobbyTableForm(TableForm):
         label=_("Private table"),
         help_text=_("Not listed in the lobby: only people you send its link to can watch or sit."),
     )
+    chat_off = forms.BooleanField(
+        required=False,
+        initial=False,
+        label=_("No chat at this table"),
+        help_text=_("Nobody chats here; you can turn it on from the table's page."),
+    )
     invite = forms.CharField(
         required=False,
         max_length=200,

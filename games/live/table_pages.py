@@ -51,6 +51,8 @@ def create(request: AuthenticatedHttpRequest) -> HttpResponse:
         except GameError as exc:
             form.add_error(None, str(exc))
         else:
+            if form.cleaned_data["chat_off"]:  # its creator's choice (LP-10), before anyone is there
+                Table.objects.filter(pk=table.pk).update(chat_enabled=False)
             _invite(request, table, form.cleaned_data["invite"])
             return redirect(table)
     return render(request, "games/lobby.html", {"form": form, **lobby_tables()}, status=400)
