@@ -327,11 +327,57 @@ def build_closing() -> list[Visit]:
     ]
 
 
+def build_chat() -> list[Visit]:
+    """Issue 45's chat: a running table with both rooms' messages (a preset, a hidden word-list
+    hit, right-to-left text) as its player, a spectator and a visitor see them; a table whose
+    creator turned chat off; a person who hides chat; a finished game's chat beside its replay;
+    a tournament's chat as an entrant and a visitor see it."""
+    from talk.models import Message
+
+    me = viewer()
+    rival, rail = person("chat_rival"), person("chat_rail")
+    table = tables.create_table(game="triad", creator=me, config={"players": 2}, clock_seconds=LONG_CLOCK_S)
+    tables.sit(table_id=table.pk, user=rival)
+    tables.start(table_id=table.pk, user=me)
+    said = (
+        (me, "players", "good luck, <b>have fun</b>", ""),
+        (rival, "players", "", "gl"),
+        (me, "players", "a word staff keep out", "", True),
+        (rail, "spectators", "שלום from the rail: javascript:alert(1)", ""),
+    )
+    for who, room, words, preset, *hidden in said:
+        Message.objects.create(
+            user=who, table=table, room=room, text=words, preset=preset, hidden=bool(hidden)
+        )
+    quiet = tables.create_table(game="triad", creator=me, config={"players": 2}, clock_seconds=LONG_CLOCK_S)
+    type(quiet).objects.filter(pk=quiet.pk).update(chat_enabled=False)
+    hider = person("chat_hider")
+    type(hider).objects.filter(pk=hider.pk).update(hide_chat=True)
+    finished = table_game("triad", me, players=2, hands=2)
+    Message.objects.create(user=me, table=finished, room="players", text="gg")
+    Message.objects.create(user=rail, table=finished, room="spectators", text="what a finish")
+    host = person("chat_host")
+    cup = schedule(host, name="Chatty cup", max_entrants=4)
+    tournament_services.join(tournament_id=cup.pk, user=me)
+    Message.objects.create(user=me, tournament=cup, room="tournament", text="see you at the tables")
+    return [
+        Visit("table with chat (a player)", table.get_absolute_url()),
+        Visit("table with chat (a spectator)", table.get_absolute_url(), user=rail.username),
+        Visit("table with chat (a visitor)", table.get_absolute_url(), user=None),
+        Visit("table with chat off (its creator)", quiet.get_absolute_url()),
+        Visit("table (chat hidden)", table.get_absolute_url(), user=hider.username),
+        Visit("replay with its chat", f"/games/{finished.record_id}/replay/"),
+        Visit("tournament with chat (an entrant)", cup.get_absolute_url()),
+        Visit("tournament with chat (a visitor)", cup.get_absolute_url(), user=None),
+    ]
+
+
 BUILDERS = {
     "site": build_site,
     "solitaire": build_solitaire,
     "tables": build_tables,
     "tournaments": build_tournaments,
+    "chat": build_chat,
     "friends": build_friends,
     "turns": build_turns,
     "invitations": build_invitations,

@@ -381,6 +381,53 @@ def table_rematch(ctx: Ctx) -> Req:
     return _table(ctx, "rematch", False)
 
 
+# Chat (LP-10)
+
+SAID = ("good luck", "<b>hi</b> javascript:alert(1)", "\u202eabc\u200b", "x" * 301, "", " \u200d ")
+
+
+def _chat_fields(ctx: Ctx, rooms: tuple[str, ...]) -> list[tuple[str, str | bytes]]:
+    """A message as the chat's forms send it: a preset's key or words, and maybe a room."""
+    rng = ctx.rng
+    fields: list[tuple[str, str | bytes]] = []
+    if rng.random() < 0.3:
+        fields.append(("preset", either(ctx, rng.choice(("gg", "gl", "wp", "thanks", "hello", "GG")))))
+    else:
+        fields.append(("chat", either(ctx, rng.choice(SAID), 0.3)))
+    if rooms and rng.random() < 0.8:
+        fields.append(("room", either(ctx, rng.choice(rooms))))
+    return fields
+
+
+def table_say(ctx: Ctx) -> Req:
+    assert ctx.lane.tables is not None
+    fields = _chat_fields(ctx, ("players", "spectators", "tournament"))
+    return Req(f"/tables/{some_id(ctx, ctx.lane.tables.pick(ctx.rng))}/chat/", fields)
+
+
+def table_chat_switch(ctx: Ctx) -> Req:
+    """Mostly the lane's own table (its creator may), else someone else's (refused)."""
+    assert ctx.lane.own_tables is not None and ctx.lane.tables is not None
+    pool = ctx.lane.own_tables if ctx.rng.random() < 0.8 else ctx.lane.tables
+    enabled = either(ctx, ctx.rng.choice(("0", "1", "1")))
+    return Req(f"/tables/{some_id(ctx, pool.pick(ctx.rng))}/chat/switch/", [("enabled", enabled)])
+
+
+def chat_visibility(ctx: Ctx) -> Req:
+    fields: list[tuple[str, str | bytes]] = [("hide", either(ctx, ctx.rng.choice(("0", "0", "1"))))]
+    if ctx.rng.random() < 0.7:
+        fields.append(
+            ("next", either(ctx, ctx.rng.choice(("/tables/", "//evil.example/", "https://x.example/"))))
+        )
+    return Req("/chat/visibility/", fields)
+
+
+def tournament_say(ctx: Ctx) -> Req:
+    pool = ctx.lane.tournaments_own if ctx.rng.random() < 0.5 else ctx.lane.tournaments_open
+    assert pool is not None
+    return Req(f"/tournaments/{some_id(ctx, pool.pick(ctx.rng))}/chat/", _chat_fields(ctx, ()))
+
+
 # Invitations (LP-9)
 
 
@@ -488,6 +535,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("table_remove_bot", "user", table_remove_bot),
     Endpoint("table_start", "user", table_start),
     Endpoint("table_rematch", "user", table_rematch),
+    Endpoint("table_say", "user", table_say),
+    Endpoint("table_chat_switch", "user", table_chat_switch),
+    Endpoint("chat_visibility", "user", chat_visibility),
+    Endpoint("tournament_say", "user", tournament_say),
     Endpoint("invitation_send", "user", invitation_send),
     Endpoint("invitation_accept", "user", lambda ctx: _invitation(ctx, "accept")),
     Endpoint("invitation_decline", "user", lambda ctx: _invitation(ctx, "decline")),
@@ -528,6 +579,7 @@ GET_ONLY = frozenset(
         "tournament_results_json",
         "tournament_results_csv",
         "tournament_matches_csv",
+        "tournament_chat_log",
         "profile",
         "followers",
         "following",

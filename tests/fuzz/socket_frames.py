@@ -60,12 +60,44 @@ def lobby(rng: random.Random) -> Data:
     return protocol_abuse(rng) or common(rng)
 
 
+CHAT_SAID = (
+    "good game",
+    "<script>alert(1)</script>",
+    "<a href='javascript:alert(1)'>x</a>",
+    "\u202eevil\u200b\u200d",
+    "x" * 301,
+    "",
+    "a\x00b",
+)
+CHAT_ROOMS: tuple[object, ...] = ("players", "players", "spectators", "tournament", "", None, 1, [], {"a": 1})
+
+
+def chat(rng: random.Random) -> Data:
+    """A chat frame (LP-10): words or a preset's key, well formed or not, in any room."""
+    message: dict[str, object] = {}
+    if rng.random() < 0.3:
+        message["preset"] = (
+            rng.choice(("gg", "gl", "wp", "thanks", "hello", "GG", ""))
+            if rng.random() < 0.8
+            else inputs.value(rng)
+        )
+    else:
+        message["chat"] = rng.choice(CHAT_SAID) if rng.random() < 0.6 else inputs.value(rng)
+        if isinstance(message["chat"], str) and rng.random() < 0.2:
+            message["chat"] = inputs.text(rng, 400)
+    if rng.random() < 0.8:
+        message["room"] = rng.choice(CHAT_ROOMS)
+    return inputs.dumps(message), False
+
+
 def table(rng: random.Random, last: Frame | None, player: bool) -> Data:
     """A player's frames include the legal moves of their last frame (so games go on),
     moves with a wrong version, and messages with the right keys and wrong values."""
     abuse = protocol_abuse(rng)
     if abuse:
         return abuse
+    if rng.random() < 0.12:
+        return chat(rng)
     version = last.version if last is not None and last.version is not None else 0
     roll = rng.random()
     if roll < 0.25 and last is not None:
