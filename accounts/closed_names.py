@@ -18,9 +18,13 @@ import logging
 import threading
 import time
 import uuid
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 from django.utils.translation import gettext
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +41,14 @@ _checked_at = float("-inf")
 def shown() -> str:
     """What pages say in place of a closed account's name."""
     return gettext("a closed account")
+
+
+def username(user: User | None) -> str | None:
+    """A person's username as files and the API give it: none for nobody, nor for a closed
+    account (its name is retired; its row says "a closed account")."""
+    if user is None or user.closed_at is not None:
+        return None
+    return user.username
 
 
 def is_closed(name: str) -> bool:

@@ -35,6 +35,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from accounts.closed_names import username
 from tournaments.event_view import Event, GameLink, MatchView
 from tournaments.models import Entry, Tournament
 from tournaments.solitaire_events import DealResult, Standing
@@ -88,7 +89,7 @@ def entrants(event: Event) -> list[dict[str, Any]]:
             {
                 "seed": _seed(entry),
                 "name": entry.name,
-                "username": None if entry.user is None else entry.user.username,
+                "username": username(entry.user),
                 "rating": None if entry.rating is None else round(entry.rating, 1),
                 "place": entry.place,
                 "points": _number(row.points) if row else None,
@@ -238,7 +239,7 @@ def solitaire_entrants(rows: list[Standing]) -> list[dict[str, Any]]:
         {
             "place": row.place,
             "name": row.entry.name,
-            "username": row.entry.user.username if row.entry.user else None,
+            "username": username(row.entry.user),
             "total": row.total,
             "seconds": round(row.seconds),
             "deals_played": row.played,
@@ -277,7 +278,7 @@ def solitaire_deal_rows(
             out.append(
                 {
                     "name": row.entry.name,
-                    "username": row.entry.user.username if row.entry.user else None,
+                    "username": username(row.entry.user),
                     "deal": deal.number,
                     "score": deal.score,
                     "finished": deal.over,

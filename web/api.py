@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.decorators import ratelimit
 
+from accounts import closed_names
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import starting_rating
 from accounts.selectors import public_profile
@@ -142,12 +143,13 @@ def _public_outcome(record: GameRecord) -> dict[str, Any]:
 
 def _players(record: GameRecord, seats: Iterable[Seat], places: list[int] | None) -> list[dict[str, Any]]:
     if not record.at_table:
-        return [{"username": record.owner.username if record.owner else None}]
+        return [{"username": closed_names.username(record.owner)}]
     return [
         {
             "seat": seat.number,
             "name": seat.name,
-            "username": seat.user.username if seat.user else None,
+            # A closed account's name is retired (issue 45): its seat is named, not linked.
+            "username": closed_names.username(seat.user),
             "bot": seat.is_bot,
             "place": places[seat.number] if places and seat.number < len(places) else None,
         }

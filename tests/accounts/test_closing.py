@@ -226,7 +226,7 @@ def test_the_games_show_a_closed_account_and_still_replay(committed: Run) -> Non
         assert "leaver45h" not in body and "a closed account" in body, step
     exported = viewer.get(f"/games/{record.pk}/export.json").json()
     assert sorted(exported["players"]) == ["a closed account", "rival45h"]
-    for path in (f"/tables/{table.pk}/", "/u/rival45h/", "/tables/"):
+    for path in (f"/tables/{table.pk}/", "/u/rival45h/", "/tables/", "/api/users/rival45h/games"):
         body = viewer.get(path).content.decode()
         assert "leaver45h" not in body, path
 
