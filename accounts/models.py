@@ -66,7 +66,10 @@ class User(AbstractUser):
         help_text="When the last turn digest went out (at most one every few hours, LP-8).",
     )
     hide_chat = models.BooleanField(
-        _("Hide chat"), default=False, help_text=_("Chat at tables and tournaments is not shown to you.")
+        _("Hide chat"),
+        default=False,
+        db_default=False,  # rows written in bulk (the generators' COPY) name no such column
+        help_text=_("Chat at tables and tournaments is not shown to you."),
     )
     closed_at = models.DateTimeField(
         null=True,
@@ -109,6 +112,11 @@ class Rating(models.Model):
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0, help_text="Rated games played.")
     updated_at = models.DateTimeField(auto_now=True)
+    history = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The profile's chart and newest games, kept with each rated game.",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_one_per_user_and_game")]

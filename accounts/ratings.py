@@ -4,8 +4,9 @@ RT-1: one rating per person per multiplayer game; a game's places are its result
 places a tie. The model is openskill's defaults scaled by 60 (mu 25 -> 1500, sigma 25/3 ->
 500, beta and tau alike), so a new player shows 1500 and a change reads like the familiar
 Elo-sized steps. RT-4: ``rate_game`` runs inside the transaction that records the end and
-writes one ``RatingChange`` per person; a game already rated is left alone, so recording an
-end twice rates it once.
+writes one ``RatingChange`` per person, and each person's history as the profile shows it
+(``accounts.histories``); a game already rated is left alone, so recording an end twice rates
+it once.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from accounts import histories
 from accounts.models import Rating, RatingChange, User
 
 SCALE = 60.0
@@ -69,5 +71,8 @@ def rate_game(record_id: int, game: str, people: Sequence[User], places: Sequenc
         )
         row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
         row.updated_at = now
-    Rating.objects.bulk_update(before, ["mu", "sigma", "games", "updated_at"])
-    return RatingChange.objects.bulk_create(changes)
+    written = RatingChange.objects.bulk_create(changes)
+    for row in before:  # read with the change just written: the profile reads it kept
+        row.history = histories.read(row.user_id, game)
+    Rating.objects.bulk_update(before, ["mu", "sigma", "games", "updated_at", "history"])
+    return written

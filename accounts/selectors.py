@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from accounts import histories
 from accounts.models import PROVISIONAL_GAMES, Rating, User
-from accounts.rating_chart import MAX_POINTS, Chart, thinned_chart
+from accounts.rating_chart import Chart, thinned_chart
 from games import kinds
 from games.kinds.spec import TableSpec
 from tournaments.models import Entry
@@ -68,9 +67,7 @@ class GameRating:
         return self.rating.games
 
 
-HISTORY_ROWS = 10
-"""The profile's history table lists this many of the newest rated games of each game (the
-chart shows them all; the list of games below pages through every one)."""
+HISTORY_ROWS = histories.HISTORY_ROWS
 
 
 RANK_SQL = (
@@ -130,93 +127,28 @@ class RatingHistory:
     history: list[RatingHistoryRow]
 
 
-HISTORY_CACHE_SECONDS = 24 * 3600
-
-
-def _history_key(rating: Rating) -> str:
-    # Each rated game bumps ``games`` and ``updated_at``: a key never names an old history.
-    return f"rating-history:{rating.pk}:{rating.games}:{rating.updated_at.timestamp()}"
-
-
 def _histories(person: User, ratings: dict[str, Rating]) -> dict[str, RatingHistory]:
-    """Each game's history, from the cache when the person has played no rated game since,
-    else read (``_read_histories``) and kept: a busy player's chart is drawn
-    from thousands of games (docs/benchmarks.md, "Ratings at a million games")."""
-    keys = {slug: _history_key(rating) for slug, rating in ratings.items()}
-    cached = cache.get_many(list(keys.values()))
-    found = {slug: cached[key] for slug, key in keys.items() if key in cached}
-    missing = [slug for slug in ratings if slug not in found]
-    if missing:
-        read = _read_histories(person, missing)
-        cache.set_many({keys[slug]: history for slug, history in read.items()}, HISTORY_CACHE_SECONDS)
-        found.update(read)
+    """Each game's history as its rating keeps it (``accounts.histories``, written with each
+    rated game), else read now: a rating whose kept history is behind its games (none kept
+    yet) is read with ``HISTORY_SQL``, a statement a game."""
+    found = {}
+    for game, rating in ratings.items():
+        kept: histories.Rows | None = rating.history
+        if kept is None or not histories.is_current(kept, rating.games):
+            kept = histories.read(person.pk, game)
+        found[game] = _history(kept)
     return found
 
 
-HISTORY_SQL = f"""
-SELECT kept.point, kept.mu_before, kept.mu_after, kept.games, kept.wins,
-    newest.created_at, newest.record_id, newest.place, newest.games_after
-FROM (
-    SELECT id, point, mu_before, mu_after, games, wins FROM (
-        SELECT id, ROW_NUMBER() OVER oldest_first AS point, mu_before, mu_after,
-            MIN(mu_after) OVER oldest_first AS low_so_far, MAX(mu_after) OVER oldest_first AS high_so_far
-        FROM accounts_ratingchange WHERE user_id = %s AND game = %s
-        WINDOW oldest_first AS (ORDER BY created_at, id)
-    ) AS history, (
-        SELECT COUNT(*) AS games, MIN(mu_after) AS low, MAX(mu_after) AS high,
-            SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins
-        FROM accounts_ratingchange WHERE user_id = %s AND game = %s
-    ) AS totals
-    WHERE point = 1
-        OR point > games - {HISTORY_ROWS}
-        OR mu_after <= low + 1 AND mu_after = low_so_far
-        OR mu_after >= high - 1 AND mu_after = high_so_far
-        OR ((2 * point + 1) * {MAX_POINTS - 1} - 1) / (2 * games)
-            >= ((2 * point - 1) * {MAX_POINTS - 1} + 2 * games - 1) / (2 * games)
-) AS kept
-LEFT JOIN accounts_ratingchange AS newest
-    ON newest.id = CASE WHEN kept.point > kept.games - {HISTORY_ROWS} THEN kept.id END
-ORDER BY kept.point
-"""
-"""A rated history in one statement: the points that ``thinned_chart`` needs, thinned in the
-database, and the newest ``HISTORY_ROWS`` games for the table. One row per rated game, oldest
-first (point n is the rating after the n-th game; the first row also gives point 0, the rating
-before it). A row is kept if ``thin`` keeps its point, or if it could be the first to round to
-the lowest or the highest rating: such a point is within 1 of the lowest (highest) and the
-lowest (highest) so far, since rounding never reverses an order; or if it is one of the newest,
-which alone are joined to their rows for what the index ``rating_change_history`` does not hold
-(the record, the games rated after it): the others' key is NULL, which the primary key's index
-answers without reading a page. The totals are a plain aggregate: a window over the whole
-history cost twice as much. ``thin`` keeps ``round(j * games / (MAX_POINTS - 1))`` for j in
-0..MAX_POINTS - 1: point n is one when such a j lies in [(2n - 1) m / 2g, ((2n + 1) m - 1) / 2g]
-(m = MAX_POINTS - 1, g = games), in whole numbers as written. m is odd, so no j * g / m ends in
-exactly .5 and Python's rounding (half to even) and this one agree. Along
-``rating_change_history``, on PostgreSQL and SQLite alike; a busy player's history sends about
-MAX_POINTS rows, not thousands (docs/benchmarks.md, issue 42).
-
-One statement a game, not two (the newest rows were an ORM query of their own: 1.5 ms of
-Python for the busiest profile's three), nor one for all games (``PARTITION BY game`` and a
-hash join of the totals cost 1.2 ms more than three statements; issue 42)."""
-
-
-def _read_histories(person: User, games: list[str]) -> dict[str, RatingHistory]:
-    """The history of each of ``games``: a statement a game (``HISTORY_SQL``)."""
-    histories = {}
-    with connection.cursor() as cursor:
-        for game in games:
-            cursor.execute(HISTORY_SQL, [person.pk, game] * 2)
-            histories[game] = _history(cursor.fetchall())
-    return histories
-
-
-def _history(rows: list[tuple[Any, ...]]) -> RatingHistory:
+def _history(rows: histories.Rows) -> RatingHistory:
     values: dict[int, float] = {}
     newest = []
-    for point, mu_before, mu_after, _, _, at, record_id, place, games_after in rows:
+    for point, mu_before, mu_after, _, _, when, record_id, place, games_after in rows:
         if point == 1:
             values[0] = mu_before
         values[point] = mu_after
         if record_id is not None:
+            at = datetime.fromisoformat(when) if isinstance(when, str) else when
             shown = str(round(mu_after)) + ("?" if games_after < PROVISIONAL_GAMES else "")
             newest.append(RatingHistoryRow(at, record_id, place, shown, round(mu_after) - round(mu_before)))
     # Every row carries the history's number of games and wins.

@@ -347,7 +347,9 @@ class Table(NamesItsGame):
         help_text="LP-9: a private table's link token (secrets.token_urlsafe); none for a public table.",
     )
     chat_enabled = models.BooleanField(
-        default=True, help_text="LP-10: the table's creator may turn its chat off."
+        default=True,
+        db_default=True,  # rows written in bulk (the generators' COPY) name no such column
+        help_text="LP-10: the table's creator may turn its chat off.",
     )
     rematch_of = models.OneToOneField(
         "self",

@@ -16,6 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
+from accounts import histories
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
 from accounts.ratings import MODEL, rate_game
@@ -342,15 +343,18 @@ def rating_change_reads(client: Client, url: str) -> tuple[str, list[str]]:
 
 
 @pytest.mark.django_db
-def test_a_games_history_is_read_in_one_statement_and_a_stale_one_alone(client: Client) -> None:
-    """Issue 42: the chart, wins and newest rows of a rated game in one statement (two, the newest
-    rows through the ORM, cost the busiest profile about 1.5 ms more); after a rated game, only
-    that game's history is read again, the others' are kept."""
+def test_the_profile_reads_the_histories_kept_with_each_rated_game(client: Client) -> None:
+    """Issue 42: each rated game keeps its people's history of that game on their rating
+    (``accounts.histories``), so a profile reads no rated history at all, cold or warm; a
+    rating kept without one (written in bulk) is read alone, in one statement."""
     ann = person("ann")
     history(ann, [1500 + 30 * math.sin(n / 5) for n in range(41)], game="triad")
     history(ann, [1500 - n for n in range(16)], game="tauron")
     page, reads = rating_change_reads(client, "/u/ann/")
-    assert len(reads) == 2
+    assert len(reads) == 2  # written as rows, with no history kept: one statement a game
+    assert histories.keep_all(Rating) == 2  # as the migration keeps them
+    kept, reads = rating_change_reads(client, "/u/ann/")
+    assert reads == [] and section(kept, "rating-triad") == section(page, "rating-triad")
     triad, tauron = section(page, "rating-triad"), section(page, "rating-tauron")
     assert ">40<" in section(triad, "rating-games") and ">15<" in section(tauron, "rating-games")
     assert triad.count('data-testid="rating-history-row"') == HISTORY_ROWS
@@ -365,12 +369,16 @@ def test_a_games_history_is_read_in_one_statement_and_a_stale_one_alone(client: 
     Rating.objects.create(user=ben, game="tauron", mu=1500, sigma=tauron_rating.sigma, games=0)
     (latest,) = play([ann, ben], [1, 2], game="tauron")
     page, reads = rating_change_reads(client, "/u/ann/")
-    assert len(reads) == 1 and "triad" not in str(reads)
+    assert reads == []
     assert section(page, "rating-triad") == triad
     tauron = section(page, "rating-tauron")
     wins = sum(1 + n % 3 % 2 == 1 for n in range(15)) + 1
     assert ">16<" in section(tauron, "rating-games") and f">{wins}<" in section(tauron, "rating-wins")
     assert f'aria-label="Replay of game {latest}"' in tauron.split('data-testid="rating-history-row"')[1]
+
+    Rating.objects.filter(user=ann, game="triad").update(history=None)
+    again, reads = rating_change_reads(client, "/u/ann/")
+    assert len(reads) == 1 and "triad" in str(reads) and section(again, "rating-triad") == triad
 
 
 @pytest.mark.django_db
@@ -384,7 +392,7 @@ def test_a_history_row_says_when_where_the_place_the_rating_and_the_change(clien
     at = timezone.make_aware(dt.datetime(2026, 11, 28, 23, 30))
     RatingChange.objects.filter(record_id=second).update(created_at=at)
     RatingChange.objects.filter(record_id=first).update(created_at=at - timedelta(hours=1))
-    Rating.objects.filter(user=ann).update(updated_at=timezone.now())  # the history read again
+    histories.keep_all(Rating)  # kept again, with the times set above
     change = RatingChange.objects.get(user=ann, record_id=second)
     with timezone.override("Pacific/Auckland"):  # 12:30 on the 29th there
         card = section(client.get("/u/ann/").content.decode(), "rating-triad")

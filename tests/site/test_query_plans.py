@@ -29,7 +29,7 @@ from django.test import Client, override_settings
 
 from accounts.models import Follow, Rating, RatingChange, User
 from games import kinds
-from games.models import DailyChallenge, GameRecord, Participation
+from games.models import DailyChallenge, GameRecord, Participation, Seat, Table
 from games.stats import selectors
 from games.stats.keysets import GameKey, RatingKey
 from tests.query_plans import Plan, PlanReader, bulk_copies
@@ -61,6 +61,8 @@ TABLES = (
     "games_gamerecord",
     "games_participation",
     "games_dailychallenge",
+    "games_table",
+    "games_seat",
 )
 
 
@@ -125,6 +127,36 @@ def _fill() -> dict[str, int]:
             "finished_at": "t.finished_at + (n - 1) * interval '1 minute'",
             "seat": "1",
             "won": "false",
+            "user_id": f"{first} + 1 + mod({before} + 1 + mod(n - 1, {others} - 1), {others})",
+        },
+    )
+    # Each table game's table, every fiftieth private, and its two seats as the participations.
+    first_table = Table.objects.create(
+        game="triad", config={}, created_by=busy, status=Table.Status.FINISHED, record=game
+    )
+    bulk_copies(
+        Table,
+        first_table,
+        TABLE_GAMES - 1,
+        {"record_id": f"{game.pk} + n", "private_key": "CASE WHEN mod(n, 50) = 0 THEN 'plan-' || n END"},
+    )
+    chair = Seat.objects.create(table=first_table, number=0, user=busy)
+    bulk_copies(
+        Seat,
+        chair,
+        TABLE_GAMES - 1,
+        {
+            "table_id": f"{first_table.pk} + n",
+            "user_id": f"CASE WHEN mod(n, {BUSY_EVERY}) = 0 THEN {first} ELSE {first} + 1 + {someone} END",
+        },
+    )
+    bulk_copies(
+        Seat,
+        chair,
+        TABLE_GAMES,
+        {
+            "table_id": f"{first_table.pk} + n - 1",
+            "number": "1",
             "user_id": f"{first} + 1 + mod({before} + 1 + mod(n - 1, {others} - 1), {others})",
         },
     )
@@ -220,7 +252,12 @@ def _fill() -> dict[str, int]:
     with connection.cursor() as cursor:
         for table in TABLES:
             cursor.execute(f"VACUUM ANALYZE {table}")
-    return {"first_user": first, "first_game": game.pk, "first_daily": first_daily}
+    return {
+        "first_user": first,
+        "first_game": game.pk,
+        "first_daily": first_daily,
+        "first_table": first_table.pk,
+    }
 
 
 def _remove(made: dict[str, int]) -> None:
@@ -228,6 +265,8 @@ def _remove(made: dict[str, int]) -> None:
     with connection.cursor() as cursor:
         for sql in (
             "DELETE FROM accounts_follow WHERE follower_id >= %(user)s",
+            "DELETE FROM games_seat WHERE table_id >= %(table)s",
+            "DELETE FROM games_table WHERE id >= %(table)s",
             "DELETE FROM accounts_ratingchange WHERE record_id >= %(game)s",
             "DELETE FROM games_participation WHERE record_id >= %(game)s",
             "DELETE FROM accounts_rating WHERE user_id >= %(user)s",
@@ -236,7 +275,13 @@ def _remove(made: dict[str, int]) -> None:
             "DELETE FROM accounts_user WHERE id >= %(user)s AND username LIKE 'plan-%%'",
         ):
             cursor.execute(
-                sql, {"game": made["first_game"], "user": made["first_user"], "daily": made["first_daily"]}
+                sql,
+                {
+                    "game": made["first_game"],
+                    "user": made["first_user"],
+                    "daily": made["first_daily"],
+                    "table": made["first_table"],
+                },
             )
 
 

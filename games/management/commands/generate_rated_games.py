@@ -30,6 +30,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
 from django.db import connection, transaction
 
+from accounts import histories
 from accounts.models import InvitePolicy, Rating, RatingChange, User
 from accounts.ratings import MODEL
 from games import kinds
@@ -321,3 +322,5 @@ class Command(BaseCommand):
                     chunk = []
             write_rows(Rating, RATING_FIELDS, chunk)
         self.stdout.write(f"{len(ratings)} ratings written")
+        # The profile reads each rating's history kept on it, as rated games keep it.
+        self.stdout.write(f"{histories.keep_all(Rating)} rating histories kept")
