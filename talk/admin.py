@@ -75,7 +75,7 @@ def reason_step(
             "title": title,
             "opts": opts,
             "form": form,
-            "objects": list(queryset),
+            "objects": [(obj.pk, getattr(model_admin, "describe", str)(obj)) for obj in queryset],
             "action": action,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
             "changelist": reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"),
@@ -137,6 +137,16 @@ class ReportAdmin(admin.ModelAdmin):
     def has_close_permission(self, request: HttpRequest) -> bool:
         """Closing an account is changing the person: their admin permission, not the report's."""
         return request.user.has_perm("accounts.change_user")
+
+    def describe(self, report: Report) -> str:
+        """A report as the action's page lists it."""
+        what = (report.message.text or report.message.preset)[:60] if report.message else _("the person")
+        return f"{report.reported.username}: {report.get_reason_display()} ({what})"
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        return super().changelist_view(request, {"title": _("Reports to review"), **(extra_context or {})})
 
     @admin.display(description=gettext_lazy("reported"), ordering="reported__username")
     def review(self, report: Report) -> str:
@@ -254,6 +264,12 @@ class MuteAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Mute | None = None) -> bool:
         return False
+
+    def describe(self, row: Mute) -> str:
+        return _("%(name)s, muted until %(until)s") % {
+            "name": row.user.username,
+            "until": f"{row.until:%Y-%m-%d %H:%M}",
+        }
 
     @admin.action(description=gettext_lazy("End the selected mutes now"), permissions=["change"])
     def end_mutes(self, request: HttpRequest, queryset: QuerySet[Mute]) -> TemplateResponse | None:

@@ -328,6 +328,38 @@ def build_closing() -> list[Visit]:
     ]
 
 
+def build_moderation() -> list[Visit]:
+    """Issue 45: a profile with Block and Report and one the viewer blocked (Unblock), the list
+    of people blocked (full and empty), the report forms for a person and a message, and the
+    admin's queue and a report's review (the message among the lines around it)."""
+    from accounts import blocks
+    from talk.models import Message, Report
+    from tournaments.models import Tournament
+
+    me = viewer()
+    rude, calm = person("mod_rude"), person("mod_calm")
+    blocks.block(blocker=me, blocked=rude)
+    cup = Tournament.objects.create(name="Talk Cup", game="triad", starts_at=timezone.now(), created_by=calm)
+    lines = [
+        Message.objects.create(room=Message.Room.TOURNAMENT, tournament=cup, user=who, text=text)
+        for who, text in ((calm, "good luck all"), (rude, "you all play like bots"), (calm, "be nice"))
+    ]
+    report = Report.objects.create(reporter=me, reported=rude, message=lines[1], reason=Report.Reason.ABUSE)
+    staff = User.objects.filter(username="mod_staff").first() or User.objects.create_superuser(
+        "mod_staff", "mod_staff@example.com", PASSWORD
+    )
+    return [
+        Visit("profile (Block and Report)", f"/u/{calm.username}/"),
+        Visit("profile (blocked: Unblock)", f"/u/{rude.username}/"),
+        Visit("people you blocked", "/accounts/blocked/"),
+        Visit("people you blocked (none)", "/accounts/blocked/", user=calm.username),
+        Visit("report a person", f"/u/{calm.username}/report/"),
+        Visit("report a message", f"/talk/messages/{lines[1].pk}/report/"),
+        Visit("admin: open reports", "/admin/talk/report/", user=staff.username),
+        Visit("admin: a report's review", f"/admin/talk/report/{report.pk}/review/", user=staff.username),
+    ]
+
+
 def build_chat() -> list[Visit]:
     """Issue 45's chat: a running table with both rooms' messages (a preset, a hidden word-list
     hit, right-to-left text) as its player, a spectator and a visitor see them; a table whose
@@ -383,4 +415,5 @@ BUILDERS = {
     "turns": build_turns,
     "invitations": build_invitations,
     "closing": build_closing,
+    "moderation": build_moderation,
 }

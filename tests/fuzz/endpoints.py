@@ -164,6 +164,57 @@ def close_account(ctx: Ctx) -> Req:
     return Req("/accounts/close/", [("password", password)])
 
 
+def _people_name(ctx: Ctx) -> str:
+    """Mostly the lane's host (a real person), else the lane's own name (refused: oneself),
+    a name nobody has, or junk."""
+    roll = ctx.rng.random()
+    if roll < 0.7:
+        return str(ctx.lane.host.username)
+    if roll < 0.8:
+        return str(ctx.lane.user.username)
+    return world.unique("fznobody") if roll < 0.9 else junk(ctx)
+
+
+def _block(ctx: Ctx, verb: str) -> Req:
+    return Req(f"/u/{segment(_people_name(ctx))}/{verb}/", [("next", either(ctx, "/accounts/blocked/", 0.5))])
+
+
+def _report_fields(ctx: Ctx) -> list[tuple[str, str | bytes]]:
+    reason = ctx.rng.choice(("abuse", "spam", "cheating", "other"))
+    fields: list[tuple[str, str | bytes]] = [("reason", either(ctx, reason))]
+    if ctx.rng.random() < 0.5:
+        fields.append(("details", either(ctx, "rude at the table", 0.5)))
+    if ctx.rng.random() < 0.3:
+        fields.append(("next", either(ctx, "/play/", 0.5)))
+    return fields
+
+
+def report_person(ctx: Ctx) -> Req:
+    """A person reported (at most a few an hour: most are refused by the flood limit)."""
+    return Req(f"/u/{segment(_people_name(ctx))}/report/", _report_fields(ctx))
+
+
+_lane_messages: dict[int, int] = {}
+
+
+def report_message(ctx: Ctx) -> Req:
+    """A message the lane may read (its host's, in a tournament's chat), else another id."""
+    lane = id(ctx.lane)
+    if lane not in _lane_messages:
+        from django.utils import timezone
+
+        from talk.models import Message
+        from tournaments.models import Tournament
+
+        host = ctx.lane.host
+        cup = Tournament.objects.create(
+            name=world.unique("fz talk "), game="triad", starts_at=timezone.now(), created_by=host
+        )
+        said = Message.objects.create(room=Message.Room.TOURNAMENT, tournament=cup, user=host, text="gg")
+        _lane_messages[lane] = said.pk
+    return Req(f"/talk/messages/{some_id(ctx, _lane_messages[lane])}/report/", _report_fields(ctx))
+
+
 def read_notices(ctx: Ctx) -> Req:
     return Req("/accounts/notices/read/", [("next", either(ctx, "/play/", 0.5))])
 
@@ -519,6 +570,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("close_account", "user", close_account),
     Endpoint("follow", "user", lambda ctx: _follow(ctx, "follow")),
     Endpoint("unfollow", "user", lambda ctx: _follow(ctx, "unfollow")),
+    Endpoint("block", "user", lambda ctx: _block(ctx, "block")),
+    Endpoint("unblock", "user", lambda ctx: _block(ctx, "unblock")),
+    Endpoint("report_person", "user", report_person),
+    Endpoint("report_message", "user", report_message),
     Endpoint("new_game", "user", new_game),
     Endpoint("game_act", "user", game_act),
     Endpoint("game_undo", "user", game_undo),
@@ -584,6 +639,7 @@ GET_ONLY = frozenset(
         "followers",
         "following",
         "friends",
+        "blocked_people",
         "your_turn",
         "account_data",
         "password_change_done",

@@ -70,7 +70,11 @@ def act(client: Client, action: str, reports: list[Report], **form: str) -> str:
     """The queue's action on ``reports``: its intermediate page first, then its form sent."""
     ids = [str(report.pk) for report in reports]
     page = client.post(QUEUE, {"action": action, "_selected_action": ids, "index": "0"})
-    assert page.status_code == 200 and 'name="reason"' in page.content.decode()
+    html = page.content.decode()
+    assert page.status_code == 200 and 'name="reason"' in html
+    # The page's own form carries on the selection still open (the browser sends it back).
+    still_open = [i for i in ids if Report.objects.filter(pk=i, status=Report.Status.OPEN).exists()]
+    assert re.findall(r'name="_selected_action" value="(\d+)"', html) == still_open
     done = client.post(QUEUE, {"action": action, "_selected_action": ids, "apply": "1", **form}, follow=True)
     assert done.status_code == 200
     return done.content.decode()
