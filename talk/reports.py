@@ -1,8 +1,8 @@
 """Reports (issue 45): a person, or a message of theirs, reported to staff with a reason.
 
-- Nobody reports themselves, nor a message they could not read (another table's players' chat,
-  a running game's spectators' chat read from a seat at it, a hidden message): the report form
-  shows the message, and must not carry what its reader may not see (LP-10).
+- Nobody reports themselves, nor a message they could not read (a private table's chat they
+  may not enter, a running game's spectators' chat read from a seat at it, a hidden message):
+  the report form shows the message, and must not carry what its reader may not see (LP-10).
 - At most ``PER_HOUR`` reports an hour from one person, counted from the rows themselves under
   the reporter's row lock (as invitations count theirs), so a script cannot flood the queue.
 - The reported person is never told who reported them: nothing a report makes reaches them.
@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games.live import table_access
-from games.models import Seat, Table
+from games.models import Table
+from talk import rooms
 from talk.models import Message, Report
 
 PER_HOUR = 5
@@ -42,19 +42,15 @@ class ReportError(ValueError):
 
 
 def may_read(message: Message, user: User, session: SessionBase | None = None) -> bool:
-    """Whether ``user`` could read ``message`` where it was said (so may report it)."""
+    """Whether ``user`` could read ``message`` where it was said (so may report it): the
+    chat's own rule (``talk.rooms``), a hidden message and one's own aside."""
     if message.hidden or message.user_id == user.pk:
         return False
     if message.room == Message.Room.TOURNAMENT:
         return True
     table: Table | None = message.table
-    if table is None or not table_access.may_enter(table, user, session):
-        return False
-    if table.status == Table.Status.FINISHED:
-        return True  # both rooms are shown beside the replay
-    seated = Seat.objects.filter(table=table, user=user).exists()
-    # While the game runs the players read their own room only, and the spectators theirs.
-    return seated == (message.room == Message.Room.PLAYERS)
+    found = None if table is None else rooms.table_standing(table, user, session)
+    return found is not None and message.room in found.reads
 
 
 def report(

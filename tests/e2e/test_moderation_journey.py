@@ -1,7 +1,8 @@
 """Issue 45 in browsers: a report lands in the admin's queue and staff mute the person
-(reviewing the message in its room first); a blocked person's invitation never arrives, while
-someone else's does. Screenshots at 1366x900 and 390x844 of the profile's Block and Report,
-the report form, the list of people blocked, the queue, a review and the mute's form."""
+(reviewing the message in its room first), whose next message is refused; a blocked
+person's invitation never arrives, while someone else's does. Screenshots at 1366x900 and
+390x844 of the profile's Block and Report, the report form, the list of people blocked, the
+queue, a review and the mute's form."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
 from tests.support import artifacts_dir
 from tests.tournaments.support import person
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LIVE_MS = 15_000
@@ -37,8 +38,8 @@ def shoot(page: Page, name: str) -> None:
 
 
 def tournament_chat(ann: User, bob: User) -> Message:
-    """bob's rude line between two of ann's in a tournament's chat (rows made directly: the
-    chat's own pages are another part of issue 45)."""
+    """bob's rude line between two of ann's in a tournament's chat, bob an entrant (rows made
+    directly: the chat's own pages are tested with the chat)."""
     cup = Tournament.objects.create(
         name="Talk Cup", game="triad", starts_at=dt.datetime.now(dt.UTC), created_by=ann
     )
@@ -53,6 +54,7 @@ def tournament_chat(ann: User, bob: User) -> Message:
         )
         for n, (who, text) in enumerate(((ann, "good luck"), (bob, "you play like a bot"), (ann, "be nice")))
     ]
+    Entry.objects.create(tournament=cup, user=bob)
     return made[1]
 
 
@@ -107,6 +109,15 @@ def test_a_report_reaches_the_queue_and_staff_mute_the_person(live_site: str, ne
     assert (step.staff.username, step.target.username, step.kind) == ("mod", "bob", StaffAction.Kind.MUTE)
     assert step.reason == "insults in the tournament chat"
     assert in_thread(lambda: Mute.objects.get().by_id) == staff.pk
+    # bob's next message is refused, saying until when; nothing of it is kept.
+    his = logged_in_context(new_context, live_site, bob).new_page()
+    his.goto(f"{live_site}/tournaments/{rude.tournament_id}/")
+    his.get_by_test_id("chat-input").fill("sorry everyone")
+    his.get_by_test_id("chat-send").click()
+    expect(his.get_by_test_id("chat-status")).to_contain_text(
+        "You are muted from chat until", timeout=LIVE_MS
+    )
+    assert not in_thread(lambda: Message.objects.filter(text="sorry everyone").exists())
     # The log is there for staff, read only.
     mod.goto(live_site + "/admin/accounts/staffaction/")
     expect(mod.locator("#result_list")).to_contain_text("insults in the tournament chat")
