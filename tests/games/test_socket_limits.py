@@ -8,14 +8,9 @@ times however many frames or changes arrive.
 
 from __future__ import annotations
 
-import base64
 import json
 import multiprocessing
-import os
-import re
-import socket
 import statistics
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +28,9 @@ from games.engine import TABLE_SEAT, get_engine
 from games.live import socket_limits, tables
 from games.live.consumers import LOBBY_SPACING_S
 from games.models import Action, Table
+from talk import say
+from talk.models import Message
+from tests.games import flood_process
 from tests.games.test_table_servers import session_cookie, version_of
 from web.consumers import FLOODING
 
@@ -111,44 +109,16 @@ def wait_for_version(sock: ClientConnection, version: int, timeout: float = 20) 
             return frame
 
 
-# The flood: a separate process (a thread would fight the measuring thread for this
-# process's GIL and slow the measurement itself) writing prebuilt frames, in batches, on
-# raw sockets: a WebSocket library would spend more of this machine's two cores on each
-# frame than daphne does, and would answer the server's close, which a flooder need not.
+# The flood runs in a separate process (tests/games/flood_process.py, which says why), started
+# by spawning rather than forking: a fork copies this process's sockets and the state of its
+# threads (the channel layer's, the servers' readers), and a second flood forked in one run
+# (both kinds of ``test_a_flood_...``) hung in a read it inherited.
 
-BATCH = 50
+BATCH = flood_process.BATCH
 FLOOD_PER_S = 4000.0
 """Frames a second from the flood, in all: 800 times what a player may send."""
-
-
-def masked_text_frame(text: str) -> bytes:
-    """One client-to-server text frame (RFC 6455 section 5: clients mask their payload)."""
-    payload = text.encode()
-    assert len(payload) < 126
-    mask = os.urandom(4)
-    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-def raw_socket(port: int, path: str, cookie: str | None) -> socket.socket:
-    """A WebSocket opened by hand: the handshake, then the bare TCP socket."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    key = base64.b64encode(os.urandom(16)).decode()
-    request = (
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
-        + (f"Cookie: {cookie}\r\n" if cookie else "")
-        + "\r\n"
-    )
-    sock.sendall(request.encode())
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        chunk = sock.recv(4096)
-        if not chunk:
-            raise ConnectionError("closed during the handshake")
-        answer += chunk
-    if b" 101 " not in answer.split(b"\r\n", 1)[0]:
-        raise ConnectionError(answer.split(b"\r\n", 1)[0].decode())
-    return sock
+masked_text_frame = flood_process.masked_text_frame
+raw_socket = flood_process.raw_socket
 
 
 @dataclass
@@ -164,67 +134,19 @@ class Flood:
     """Sockets the server closed for flooding (4429), as their close frames say."""
 
 
-FLOODING_CLOSE = re.compile(rb"\x88[\x02-\x7d]\x11\x4d")
-"""A server's close frame (unmasked, FIN + opcode 8, a short payload) with code 4429."""
-
-
-def drain(sock: socket.socket, shared: Flood) -> None:
-    """Reads whatever the server sends (notices, its close) until it hangs up, and counts
-    the socket in ``shared.dropped`` if the server closed it for flooding (4429)."""
-    tail = b""
-    try:
-        while chunk := sock.recv(65536):
-            tail = tail[-3:] + chunk
-            if FLOODING_CLOSE.search(tail):
-                with shared.dropped.get_lock():
-                    shared.dropped.value += 1
-                return
-    except OSError:
-        pass
-
-
-def flood(port: int, targets: list[tuple[str, str | None]], frame: str, per_s: float, shared: Flood) -> None:
-    """Runs in the flood process: while ``shared.on`` is set, writes ``frame`` to every
-    target (a path and a cookie) in batches, ``per_s`` frames a second in all, opening a
-    new socket for each one the server hangs up on; paused, it closes them all."""
-    batch = masked_text_frame(frame) * BATCH
-    sockets: dict[int, socket.socket] = {}
-    due = time.monotonic()
-    while not shared.stop.is_set():
-        if not shared.on.wait(0.05):  # paused: hang up
-            for sock in sockets.values():
-                sock.close()
-            sockets.clear()
-            due = time.monotonic()
-            continue
-        due += BATCH * len(targets) / per_s
-        time.sleep(max(0.0, due - time.monotonic()))
-        for i, (path, cookie) in enumerate(targets):
-            try:
-                if i not in sockets:
-                    sockets[i] = raw_socket(port, path, cookie)
-                    threading.Thread(target=drain, args=(sockets[i], shared), daemon=True).start()
-                    with shared.opened.get_lock():
-                        shared.opened.value += 1
-                sockets[i].sendall(batch)
-                with shared.sent.get_lock():
-                    shared.sent.value += BATCH
-            except OSError:  # the server hung up (its close frame was counted): open anew
-                if i in sockets:
-                    sockets.pop(i).close()
-
-
 @pytest.fixture
 def flood_at() -> Iterator[Any]:
     """Starts a flood process (idle until switched on) against given sockets; stops it after."""
-    context = multiprocessing.get_context("fork")  # before any socket thread exists in this process
+    context = multiprocessing.get_context("spawn")
     floods: list[Flood] = []
 
     def start(port: int, targets: list[tuple[str, str | None]], frame: str, per_s: float) -> Flood:
         counters = [context.Value("q", 0) for _ in range(3)]
         shared = Flood(None, context.Event(), context.Event(), *counters)
         shared.process = context.Process(
-            target=flood, args=(port, targets, frame, per_s, shared), daemon=True
+            target=flood_process.flood,
+            args=(port, targets, frame, per_s, shared.on, shared.stop, *counters),
+            daemon=True,
         )
         shared.process.start()
         floods.append(shared)
@@ -325,19 +247,35 @@ def measure(
     return Round(statistics.median(quiet), statistics.median(flooded))
 
 
-def test_a_flood_on_one_table_leaves_another_tables_moves_as_fast(live_site: str, flood_at: Any) -> None:
+CHAT = json.dumps({"chat": "flood flood flood"})
+"""A chat message (LP-10): said in the sender's own room, until the chat's limit refuses it."""
+
+
+@pytest.mark.parametrize("kind", ["moves", "chat"])
+def test_a_flood_on_one_table_leaves_another_tables_moves_as_fast(
+    live_site: str, flood_at: Any, kind: str
+) -> None:
     """A flood of thousands of frames on table A (a player's socket and a spectator's) and
-    table B's moves keep their median latency within 1.5 times its quiet figure.
+    table B's moves keep their median latency within 1.5 times its quiet figure: frames that
+    play nothing (``moves``), or chat messages from a player and a signed-in spectator
+    (``chat``: each person's messages past the chat's limit are refused before the database).
 
     On a machine other work saturates, a few per cent more load stretches every wait, so
     up to ``ROUNDS`` rounds are measured and one within the bound passes. Without the
     limits, every frame of the flood is a move attempt and a render: the server works
     through them long after the flood stops, which ``wait_until_done_with_flood`` fails."""
     flooded_game, game = HeadsUp.deal("flooded"), HeadsUp.deal("calm", hands=100)
+    started = time.monotonic()
+    watcher = None
+    if kind == "chat":
+        watcher = get_user_model().objects.create_user("railbird", "railbird@example.com", "pw-long-enough-1")
     flood = flood_at(
         port_of(live_site),
-        [(flooded_game.path(), session_cookie(flooded_game.players[0])), (flooded_game.path(), None)],
-        STALE,
+        [
+            (flooded_game.path(), session_cookie(flooded_game.players[0])),
+            (flooded_game.path(), None if watcher is None else session_cookie(watcher)),
+        ],
+        STALE if kind == "moves" else CHAT,
         FLOOD_PER_S,
     )
     sockets = tuple(open_socket(live_site, game.path(), session_cookie(p)) for p in game.players)
@@ -359,6 +297,12 @@ def test_a_flood_on_one_table_leaves_another_tables_moves_as_fast(live_site: str
     assert flood.dropped.value >= 1, figures  # the server closed flooding sockets (4429), they came back
     assert rounds[-1].ratio <= 1.5, figures
     assert not Action.objects.filter(game=flooded_game.table.record).exists()
+    if kind == "chat":
+        said = Message.objects.filter(table=flooded_game.table)
+        # Both rooms heard the flood, each person within the chat's limit (5 in 10 s).
+        assert {row.room for row in said} == {"players", "spectators"}, figures
+        most = 2 * (say.RATE + (time.monotonic() - started) / say.WINDOW.total_seconds() * say.RATE)
+        assert said.count() <= most, (said.count(), most)
 
 
 def test_past_the_limit_a_frame_gets_a_small_notice_and_plays_nothing(live_site: str) -> None:
