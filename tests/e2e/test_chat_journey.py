@@ -1,0 +1,117 @@
+"""Table chat in browsers (issue 45, LP-10): two players chat and use a preset phrase; a
+spectator's message is seen by spectators only until the game ends, then by the players too.
+Screenshots of the table with its chat at 1366x900 and 390x844 (nothing wider than the phone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, ViewportSize, expect
+
+from games.core import move_path
+from games.core.snapshots import state_of
+from games.engine import get_engine
+from games.live import tables
+from games.models import GameRecord, Table
+from tests.e2e.test_replay_journey import logged_in_context
+from tests.e2e.test_tournament_journey import in_thread
+from tests.support import artifacts_dir
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+LIVE_MS = 15_000
+"""What arrives over a socket may take this long on a loaded machine (2 cores, many servers)."""
+SIZES = {"desktop": ViewportSize(width=1366, height=900), "phone": ViewportSize(width=390, height=844)}
+
+
+def shoot(page: Page, name: str) -> None:
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.locator("#table-chat").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts_dir() / f"chat-{name}-{size}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
+    page.set_viewport_size(SIZES["desktop"])
+
+
+def deal() -> tuple[Table, Any, Any, Any]:
+    """A two-seat Triad table of one hand (a fold ends it), dealt; and a spectator."""
+    User = get_user_model()
+    ann, ben, cat = (
+        User.objects.create_user(n, f"{n}@example.com", "pw-long-enough-1") for n in ("ann", "ben", "cat")
+    )
+    table = tables.create_table(
+        game="triad", creator=ann, config={"players": 2, "hands": 1}, clock_seconds=600
+    )
+    tables.sit(table_id=table.pk, user=ben)
+    tables.start(table_id=table.pk, user=ann)
+    table.refresh_from_db()
+    return table, ann, ben, cat
+
+
+def fold(table: Table, ann: Any, ben: Any) -> None:
+    record = GameRecord.objects.get(pk=table.record_id)
+    seat = get_engine("triad").current_player(state_of(record))
+    move_path.play_at_table(
+        table_id=table.pk, user=ann if seat == 0 else ben, move="fold", expected_version=record.version
+    )
+
+
+def say(page: Page, words: str) -> None:
+    page.get_by_test_id("chat-input").fill(words)
+    page.get_by_test_id("chat-send").click()
+
+
+def test_players_chat_and_a_spectators_words_wait_for_the_end(
+    live_site: str, new_context: Any, celery_worker: Any
+) -> None:
+    table, ann, ben, cat = in_thread(deal)
+    url = f"{live_site}/tables/{table.pk}/"
+    pages = {}
+    for name, user in (("ann", ann), ("ben", ben), ("cat", cat)):
+        page = logged_in_context(new_context, live_site, user).new_page()
+        page.goto(url)
+        expect(page.get_by_test_id("table-chat")).to_be_visible()
+        pages[name] = page
+    for page in pages.values():  # every socket is open before anyone speaks
+        expect(page.locator("#connection-status")).to_have_text("", timeout=LIVE_MS)
+    ann_page, ben_page, cat_page = pages["ann"], pages["ben"], pages["cat"]
+
+    say(ann_page, "Good evening, <b>ben</b>")
+    for page in pages.values():
+        expect(page.get_by_test_id("chat-log-players")).to_contain_text(
+            "Good evening, <b>ben</b>", timeout=LIVE_MS
+        )
+    expect(ann_page.get_by_test_id("chat-input")).to_have_value("")  # sent: the box is empty again
+    ben_page.get_by_test_id("preset-gl").click()
+    for page in pages.values():
+        expect(page.get_by_test_id("chat-log-players")).to_contain_text("Good luck", timeout=LIVE_MS)
+
+    # The spectator writes in the spectators' chat: spectators only while the game runs.
+    expect(cat_page.get_by_text("Write in the Spectators' chat")).to_be_visible()
+    say(cat_page, "ben holds a pair")
+    expect(cat_page.get_by_test_id("chat-log-spectators")).to_contain_text(
+        "ben holds a pair", timeout=LIVE_MS
+    )
+    expect(ann_page.get_by_test_id("chat-log-spectators")).to_have_count(0)
+    ben_page.get_by_test_id("preset-gg").click()  # a later message has arrived: the earlier did not
+    expect(ann_page.get_by_test_id("chat-log-players")).to_contain_text("Good game", timeout=LIVE_MS)
+    for page in (ann_page, ben_page):
+        expect(page.get_by_text("ben holds a pair")).to_have_count(0)
+    shoot(ann_page, "player")
+    shoot(cat_page, "spectator")
+
+    in_thread(fold, table, ann, ben)
+    for page in (ann_page, ben_page):
+        expect(page.get_by_test_id("table-result")).to_be_visible(timeout=LIVE_MS)
+        expect(page.get_by_test_id("chat-log-spectators")).to_contain_text(
+            "ben holds a pair", timeout=LIVE_MS
+        )
+    say(cat_page, "well played")
+    expect(ann_page.get_by_test_id("chat-log-spectators")).to_contain_text("well played", timeout=LIVE_MS)
+    shoot(ann_page, "after-the-game")
+
+    # The finished game's chat, both rooms, beside its replay.
+    ann_page.goto(f"{live_site}/games/{table.record_id}/replay/")
+    expect(ann_page.get_by_test_id("replay-chat")).to_contain_text("ben holds a pair")
+    expect(ann_page.get_by_test_id("replay-chat")).to_contain_text("Good evening")
