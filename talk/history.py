@@ -29,4 +29,4 @@ def recent(
         for row in reversed(rows)
         if lines.shown_to({**row}, reader_id, blocked)
     ]
-    return [lines.line(row) for row in shown]
+    return [lines.line(row, reader_id) for row in shown]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -49,26 +50,39 @@ def shown_to(data: Mapping[str, Any], reader_id: int | None, blocked: Collection
     return bool(data["text"] or data["preset"])
 
 
-def line(data: Mapping[str, Any]) -> SafeString:
+def line(data: Mapping[str, Any], reader_id: int | None) -> SafeString:
+    """The message as ``reader_id`` sees it: a signed-in reader may report another's words."""
     words = phrase(data["preset"]) if data["preset"] else data["text"]
     note = (
         format_html(' <span class="chat-hidden">({})</span>', _("hidden: only you see it"))
         if data["hidden"]
         else ""
     )
+    report = (
+        format_html(
+            ' <a class="chat-report" href="{}" data-testid="chat-report">{}</a>',
+            reverse("report_message", args=[data["id"]]),
+            _("Report"),
+        )
+        if reader_id is not None and reader_id != data["user"]
+        else ""
+    )
     return format_html(
         '<li class="chat-line{}" data-testid="chat-line"><bdi class="chat-name">{}</bdi>'
-        ' <bdi class="chat-text">{}</bdi>{}</li>',
+        ' <bdi class="chat-text">{}</bdi>{}{}</li>',
         " is-preset" if data["preset"] else "",
         player_name(data["name"]),
         words,
         note,
+        report,
     )
 
 
-def appended(data: Mapping[str, Any]) -> str:
+def appended(data: Mapping[str, Any], reader_id: int | None) -> str:
     """A socket's frame: the line added at the end of its room's log on the page."""
-    return format_html('<ol data-hx-swap-oob="beforeend:#chat-log-{}">{}</ol>', data["room"], line(data))
+    return format_html(
+        '<ol data-hx-swap-oob="beforeend:#chat-log-{}">{}</ol>', data["room"], line(data, reader_id)
+    )
 
 
 def notice(words: str) -> str:

@@ -379,7 +379,7 @@ class TableConsumer(FrameLimitedConsumer):
             return
         data = lines.payload(said, person.username)
         if said.hidden:
-            await self.send(text_data=lines.appended(data))  # its author's alone
+            await self.send(text_data=lines.appended(data, person.pk))  # its author's alone
         else:
             await self.channel_layer.group_send(rooms.group(self.table_id, said.room), data)
 
@@ -390,8 +390,9 @@ class TableConsumer(FrameLimitedConsumer):
         if person is not None and time.monotonic() - self.blocked_at > BLOCKS_READ_EVERY_S:
             self.blocked = await database_sync_to_async(blocked_ids)(person)
             self.blocked_at = time.monotonic()
-        if lines.shown_to(event, None if person is None else person.pk, self.blocked):
-            await self.send(text_data=lines.appended(event))
+        reader = None if person is None else person.pk
+        if lines.shown_to(event, reader, self.blocked):
+            await self.send(text_data=lines.appended(event, reader))
 
     async def chat_switched(self, event: dict[str, Any]) -> None:
         """The table's creator turned its chat on or off: the panel as it now stands."""

@@ -175,6 +175,18 @@ def test_a_blocked_persons_messages_are_not_on_the_blockers_page(running: Any) -
     assert "blocked words" in signed_in(ben).get(table.get_absolute_url()).content.decode()
 
 
+def test_each_message_but_ones_own_has_a_report_link_for_the_signed_in(running: Any) -> None:
+    """A message is reported from where it is read (issue 45); its author and visitors get no link."""
+    table, ann, ben, _cat = running
+    said = Message.objects.create(user=ben, table=table, room="players", text="rude words")
+    link = f'href="/talk/messages/{said.pk}/report/"'
+    assert link in signed_in(ann).get(table.get_absolute_url()).content.decode()
+    assert link not in signed_in(ben).get(table.get_absolute_url()).content.decode()
+    assert link not in Client().get(table.get_absolute_url()).content.decode()
+    form = signed_in(ann).get(f"/talk/messages/{said.pk}/report/")
+    assert form.status_code == 200 and "rude words" in form.content.decode()
+
+
 def test_the_replay_shows_both_rooms_of_a_finished_game() -> None:
     ann, ben, cat = person("ann"), person("ben"), person("cat")
     seed, actions = find_game(
