@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import StaffAction, User
 from talk import moderation
-from talk.models import BannedWord, Mute, Report
+from talk.models import BannedWord, Message, Mute, Report
 
 
 class StepForm(forms.Form):
@@ -285,3 +285,25 @@ class BannedWordAdmin(admin.ModelAdmin):
     list_display = ["word", "created_at"]
     search_fields = ["word"]
     ordering = ["word"]
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    """Chat as staff read it, the word list's hits first (hidden, shown to their authors alone).
+    Read-only: hiding a message or muting its author goes through a report's review, which
+    logs the step (``StaffAction``)."""
+
+    list_display = ["created_at", "user", "room", "table", "tournament", "text", "hidden"]
+    list_filter = ["hidden", "room"]
+    list_select_related = ["user"]
+    search_fields = ["user__username", "text"]
+    ordering = ["-hidden", "-created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -272,3 +272,19 @@ def test_the_staff_log_is_read_only() -> None:
     assert step.reason == "why not"
     assert client.get("/admin/accounts/staffaction/add/").status_code == 403
     assert ann.pk  # ann is nobody here: a second person, so bob is not the only row
+
+
+def test_staff_find_the_word_lists_hits_first_and_cannot_change_a_message_there() -> None:
+    """A word-list hit is hidden from all but its author and flagged for staff: the admin's
+    list of messages shows the flagged ones first and filters by them; it changes nothing."""
+    ann, ben = person("ann"), person("ben")
+    table = table_of(ann, ben)
+    fine, flagged = chat(table, (ann, "good luck"), (ben, "flagged words"))
+    Message.objects.filter(pk=flagged.pk).update(hidden=True)
+    _, client = staff_client()
+    page = client.get("/admin/talk/message/?hidden__exact=1").content.decode()
+    assert "flagged words" in page and "good luck" not in page
+    everything = client.get("/admin/talk/message/").content.decode()
+    assert everything.index("flagged words") < everything.index("good luck")
+    assert client.get(f"/admin/talk/message/{fine.pk}/delete/").status_code == 403
+    assert client.post("/admin/talk/message/add/", {"text": "x"}).status_code == 403
