@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts import closed_names, notices
+from accounts import notices
 from accounts.models import Block, Follow, Notice, Presence, Rating, StaffAction, User
 from games.models import DailyStanding, Invitation
 from talk.models import Message
@@ -53,7 +53,6 @@ def close_account(user: User, *, by: User | None = None, reason: str = "") -> bo
         DailyStanding.objects.filter(user=person).delete()
         if by is not None:
             StaffAction.objects.create(staff=by, target=person, kind=StaffAction.Kind.CLOSE, reason=reason)
-        transaction.on_commit(closed_names.forget)
     user.refresh_from_db()
     return True
 

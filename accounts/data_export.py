@@ -163,7 +163,7 @@ SECTIONS: list[Section] = [
     ("following", lambda u: Follow.objects.filter(follower=u).select_related("followed"), _following),
     ("followers", lambda u: Follow.objects.filter(followed=u).select_related("follower"), _follower),
     # Whom the person blocked; never who blocked them (the blocked are not told, LP-10).
-    ("blocks", lambda u: Block.objects.filter(blocker=u).select_related("blocked"), _block),
+    ("blocked", lambda u: Block.objects.filter(blocker=u).select_related("blocked"), _block),
     ("invitations_sent", lambda u: _invitations().filter(from_user=u), _invitation),
     ("invitations_received", lambda u: _invitations().filter(to_user=u), _invitation),
     ("chat_messages", lambda u: Message.objects.filter(user=u), _message),

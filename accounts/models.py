@@ -291,7 +291,7 @@ class Block(models.Model):
     blocker, and they cannot follow, invite or sit at the blocker's private tables. The blocked
     person is never told."""
 
-    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocking")
     blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by")
     created_at = models.DateTimeField(default=timezone.now)
 

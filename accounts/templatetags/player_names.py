@@ -1,8 +1,8 @@
 """Names on pages: a long one is cut short by CSS (`.player-name` in static/css/site.css) and
 keeps its whole self in a title, shown on hover.
 
-A closed account's name is not shown: "a closed account" is, wherever a page names its player
-(issue 45; ``accounts.closed_names``).
+A closed account's name never reaches here: ``Seat.name`` and ``Entry.name`` (and the pages
+that read a user) say "a closed account" instead (issue 45; ``accounts.closed_names``).
 
 New usernames have at most 20 characters (accounts.validators), but accounts made before that
 limit may have up to 150, and a name without spaces never wraps: left alone it widens the page.
@@ -16,6 +16,7 @@ limit may have up to 150, and a name without spaces never wraps: left alone it w
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django import template
 from django.utils.html import format_html
@@ -33,8 +34,6 @@ the page's HTML stays as it was for them); from 13 on one may be cut, depending 
 @register.filter
 def player_name(name: object) -> SafeString:
     text = str(name)
-    if closed_names.is_closed(text):
-        return format_html('<span class="player-name closed-account">{}</span>', closed_names.shown())
     # Kept by text: a live table draws its players' names in every frame of every move. A
     # safe string is left as it is, which a kept plain one of the same text would not be.
     return _name_span(text) if not isinstance(text, SafeString) else _name_span.__wrapped__(text)
@@ -48,10 +47,15 @@ def _name_span(text: str) -> SafeString:
 
 
 @register.filter
+def person_name(user: Any) -> SafeString:
+    """A person given as a user (``table.created_by``): "a closed account" once theirs is."""
+    return player_name(closed_names.shown() if user.closed_at is not None else user.username)
+
+
+@register.filter
 def name_title(name: object) -> SafeString:
-    """`` title="..."`` (with its leading space) for a long name, else nothing (and never a
-    closed account's name)."""
+    """`` title="..."`` (with its leading space) for a long name, else nothing."""
     text = str(name)
-    if len(text) < TITLE_FROM or closed_names.is_closed(text):
+    if len(text) < TITLE_FROM:
         return SafeString("")
     return format_html(' title="{}"', text)

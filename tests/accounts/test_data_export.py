@@ -64,8 +64,8 @@ def test_the_file_holds_everything_about_the_person_and_nothing_of_others() -> N
     assert [row["text"] for row in data["notices"]] == ["You won the cup"]
     assert [row["username"] for row in data["following"]] == ["idol45x"]
     assert [row["username"] for row in data["followers"]] == ["fan45x"]
-    assert [row["username"] for row in data["blocks"]] == ["foe45x"]
-    assert "idol45x" not in json.dumps(data["blocks"])
+    assert [row["username"] for row in data["blocked"]] == ["foe45x"]
+    assert "idol45x" not in json.dumps(data["blocked"])
     assert [(row["to"], row["status"]) for row in data["invitations_sent"]] == [("fan45x", "pending")]
     assert data["invitations_received"] == []
     assert [row["text"] for row in data["chat_messages"]] == ["gl <b>hf</b>"]

@@ -74,6 +74,9 @@ async def check(
     communicator: WebsocketCommunicator, game: str, record_id: int, viewer: int | None
 ) -> tuple[str, Any, Any]:
     frame = await communicator.receive_from(timeout=FRAME_TIMEOUT_S)
+    while 'id="table-live"' not in frame:  # the chat's panel (LP-10), sent as seats change: no card
+        assert 'id="table-chat"' in frame and "data-card" not in frame, frame
+        frame = await communicator.receive_from(timeout=FRAME_TIMEOUT_S)
     engine, state = await state_at(record_id, frame_version(frame))
     check_frame(game, frame, engine.view(state, viewer), viewer)
     return frame, engine, state

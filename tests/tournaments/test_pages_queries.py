@@ -60,4 +60,4 @@ def test_the_queries_do_not_grow_with_the_event(format: str) -> None:
     assert big.entries.count() > small.entries.count()
     counts = _counts(small)
     assert _counts(big) == counts
-    assert max(counts.values()) <= 12, counts
+    assert max(counts.values()) <= 13, counts  # signed in: the chat panel reads whom the person blocked
