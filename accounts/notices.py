@@ -6,18 +6,21 @@ rolls back never reaches a page, and a page that hears of one can read it back.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Window
 from django.utils import timezone
 
 from accounts.models import Notice, User
 from games.core.announcements import send_to_group
+
+logger = logging.getLogger(__name__)
 
 SHOWN = 10
 """Unread notices a page lists (the count in the header counts them all)."""
@@ -56,9 +59,17 @@ def notify(*, user: User, kind: str, text: str, url: str, key: str, about: str =
     A notice ``about`` a matter is read by ``settle`` once that matter is done."""
     if url and not url.startswith("/"):
         raise ValueError("a notice links to a path on this site")
-    notice, created = Notice.objects.get_or_create(
-        user=user, key=key, defaults={"kind": kind, "text": text[:200], "url": url, "about": about}
-    )
+    try:
+        with transaction.atomic():
+            notice, created = Notice.objects.get_or_create(
+                user=user, key=key, defaults={"kind": kind, "text": text[:200], "url": url, "about": about}
+            )
+    except IntegrityError:
+        if User.objects.filter(pk=user.pk).exists():
+            raise
+        # The person's row went meanwhile (deleted by staff while a clock task ran): nobody to tell.
+        logger.info("no notice %s for user %s: the account is gone", key, user.pk)
+        return None
     if not created:
         return None
     transaction.on_commit(lambda: _push(user.pk, {"type": "notice.new", "notice": as_json(notice)}))

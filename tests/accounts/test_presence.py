@@ -131,3 +131,12 @@ def test_a_socket_of_an_account_deleted_meanwhile_leaves_no_row_and_no_error() -
     User.objects.filter(pk=gone.pk).delete()
     presence.connected(channel_name="specific.gone!1", user=gone, table_id=None)
     assert not Presence.objects.exists()
+
+
+def test_a_notice_for_an_account_deleted_meanwhile_is_nobodys_not_an_error() -> None:
+    """A clock's task tells a person their turn ran out just as their row goes."""
+    from accounts import notices
+
+    gone = person("gone")
+    User.objects.filter(pk=gone.pk).delete()
+    assert notices.notify(user=gone, kind="timed_out", text="t", url="/", key="k") is None

@@ -19,7 +19,8 @@ SHOWDOWN_TIMEOUT_S = 90
 
 def take_turn(page: Page) -> bool:
     """If it is this page's turn, make the quiet move (check, call, stand pat, show)."""
-    if "Your turn" not in (page.get_by_test_id("turn").text_content(timeout=2000) or ""):
+    # The turn's line is there once the page has drawn its table: a busy machine may take seconds.
+    if "Your turn" not in (page.get_by_test_id("turn").text_content(timeout=10_000) or ""):
         return False
     actions = page.get_by_test_id("actions")
     for name in ("Check", "Call", "Draw", "Show"):

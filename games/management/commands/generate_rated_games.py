@@ -26,15 +26,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
 from django.db import connection, transaction
 
 from accounts import histories
-from accounts.models import InvitePolicy, Rating, RatingChange, User
+from accounts.models import Rating, RatingChange, User
 from accounts.ratings import MODEL
 from games import kinds
 from games.engine import get_engine
+from games.management.bulk_people import FillCommand
 from games.management.bulk_rows import PARTICIPATION_FIELDS, RECORD_FIELDS, Row, next_id, write_rows
 from games.models import GameRecord, Participation, Seat, Table
 
@@ -54,11 +54,6 @@ ACTIVITY_SKEW = 2.0
 BLOCKS_TIE_RATE = 0.03
 YEAR = dt.timedelta(days=365)
 
-USER_FIELDS = (
-    "id", "password", "last_login", "is_superuser", "username", "first_name", "last_name",
-    "is_staff", "is_active", "date_joined", "email", "bio", "reminder_emails", "turn_emails",
-    "invite_policy",
-)  # fmt: skip
 TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
     "created_at", "lobby_version",
@@ -127,28 +122,14 @@ def betting_outcome(
     return outcome, places
 
 
-class Command(BaseCommand):
+class Command(FillCommand):
     help = "Fill the database with players and finished, rated table games (for benchmarks)."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, required=True)
-        parser.add_argument("--games", type=int, required=True)
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--batch", type=int, default=20_000, help="Games written per transaction.")
-        parser.add_argument("--yes", action="store_true", help="Run even if the database has users.")
+    min_players = 6
 
     def handle(self, *args: Any, **options: Any) -> None:
-        players, games, seed, batch = options["players"], options["games"], options["seed"], options["batch"]
-        if players < 6 or games < 1 or batch < 1:
-            raise CommandError("--players must be 6 or more, --games and --batch 1 or more.")
-        if not options["yes"] and User.objects.exists():
-            raise CommandError(
-                "The database has users: this command adds a great many rows. Give --yes to go on."
-            )
+        players, games, seed, batch = self.options(options)
         started = time.perf_counter()
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET synchronous_commit TO off")  # this session only
         rng = random.Random(seed)
         now = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         first_user = self._users(rng, seed, players, now)
@@ -163,32 +144,13 @@ class Command(BaseCommand):
         self.stdout.write(f"done: {players} players, {games} games in {time.perf_counter() - started:.1f} s")
 
     def _users(self, rng: random.Random, seed: int, players: int, now: dt.datetime) -> int:
-        first = next_id(User)
-        rows = [
-            (
-                first + n,
-                f"!{rng.getrandbits(160):040x}",  # unusable: no one can log in as them
-                None,
-                False,
-                f"p{seed}-{n:06d}",
-                "",
-                "",
-                False,
-                True,
-                now - YEAR - dt.timedelta(seconds=rng.randrange(86_400 * 30)),
-                "",
-                "",
-                True,
-                True,
-                InvitePolicy.ANYONE,
-            )
-            for n in range(players)
-        ]
-        with transaction.atomic():
-            for start in range(0, players, 50_000):
-                write_rows(User, USER_FIELDS, rows[start : start + 50_000])
-        self.stdout.write(f"{players} players written")
-        return first
+        return self.write_people(
+            rng,
+            players,
+            lambda n: f"p{seed}-{n:06d}",
+            lambda: now - YEAR - dt.timedelta(seconds=rng.randrange(86_400 * 30)),
+            email=False,
+        )
 
     def _games(
         self,

@@ -23,14 +23,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
 from django.db import connection, transaction
 
-from accounts.models import InvitePolicy, User
+from accounts.models import User
 from games import kinds
 from games.engine import get_engine
 from games.live import table_access, turn_clocks
+from games.management.bulk_people import FillCommand
 from games.management.bulk_rows import RECORD_FIELDS, Row, next_id, write_rows
 from games.models import GameRecord, Seat, Table, Turn
 
@@ -41,11 +41,6 @@ ACTIVITY_SKEW = 2.0
 """A seat goes to person ``int(players * u ** ACTIVITY_SKEW)``, as in generate_rated_games."""
 PRIVATE_RATE = 0.1
 
-USER_FIELDS = (
-    "id", "password", "last_login", "is_superuser", "username", "first_name", "last_name",
-    "is_staff", "is_active", "date_joined", "email", "bio", "reminder_emails", "turn_emails",
-    "invite_policy",
-)  # fmt: skip
 TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
     "created_at", "lobby_version", "private_key",
@@ -69,28 +64,14 @@ class Batch:
             write_rows(Turn, TURN_FIELDS, self.turns)
 
 
-class Command(BaseCommand):
+class Command(FillCommand):
     help = "Fill the database with people and open turn-based games waiting for them (for benchmarks)."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, required=True)
-        parser.add_argument("--games", type=int, required=True)
-        parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--batch", type=int, default=20_000, help="Games written per transaction.")
-        parser.add_argument("--yes", action="store_true", help="Run even if the database has users.")
+    min_players = 4
 
     def handle(self, *args: Any, **options: Any) -> None:
-        players, games, seed, batch = options["players"], options["games"], options["seed"], options["batch"]
-        if players < 4 or games < 1 or batch < 1:
-            raise CommandError("--players must be 4 or more, --games and --batch 1 or more.")
-        if not options["yes"] and User.objects.exists():
-            raise CommandError(
-                "The database has users: this command adds a great many rows. Give --yes to go on."
-            )
+        players, games, seed, batch = self.options(options)
         started = time.perf_counter()
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET synchronous_commit TO off")  # this session only
         rng = random.Random(seed)
         now = dt.datetime.now(dt.UTC)
         first_user = self._users(rng, seed, players, now)
@@ -103,32 +84,13 @@ class Command(BaseCommand):
         self.stdout.write(f"done: {players} players, {games} games in {time.perf_counter() - started:.1f} s")
 
     def _users(self, rng: random.Random, seed: int, players: int, now: dt.datetime) -> int:
-        first = next_id(User)
-        rows = [
-            (
-                first + n,
-                f"!{rng.getrandbits(160):040x}",  # unusable: no one can log in as them
-                None,
-                False,
-                f"t{seed}-{n:06d}",
-                "",
-                "",
-                False,
-                True,
-                now - dt.timedelta(days=30, seconds=rng.randrange(86_400 * 300)),
-                f"t{seed}-{n:06d}@example.com",
-                "",
-                True,
-                True,
-                InvitePolicy.ANYONE.value,
-            )
-            for n in range(players)
-        ]
-        with transaction.atomic():
-            for start in range(0, players, 50_000):
-                write_rows(User, USER_FIELDS, rows[start : start + 50_000])
-        self.stdout.write(f"{players} players written")
-        return first
+        return self.write_people(
+            rng,
+            players,
+            lambda n: f"t{seed}-{n:06d}",
+            lambda: now - dt.timedelta(days=30, seconds=rng.randrange(86_400 * 300)),
+            email=True,
+        )
 
     def _games(
         self,
