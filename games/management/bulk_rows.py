@@ -16,6 +16,7 @@ RECORD_FIELDS = (
     "undo_count", "hint_count", "created_at", "first_viewed_at", "last_action_at", "finished_at",
     "finished_moves", "finished_elapsed", "turn_deadline",
 )  # fmt: skip
+SEAT_FIELDS = ("id", "table_id", "number", "user_id", "is_bot", "bot_name")
 PARTICIPATION_FIELDS = ("id", "user_id", "record_id", "game", "finished_at", "seat", "won")
 
 

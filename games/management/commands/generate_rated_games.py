@@ -35,7 +35,14 @@ from accounts.ratings import MODEL
 from games import kinds
 from games.engine import get_engine
 from games.management.bulk_people import FillCommand
-from games.management.bulk_rows import PARTICIPATION_FIELDS, RECORD_FIELDS, Row, next_id, write_rows
+from games.management.bulk_rows import (
+    PARTICIPATION_FIELDS,
+    RECORD_FIELDS,
+    SEAT_FIELDS,
+    Row,
+    next_id,
+    write_rows,
+)
 from games.models import GameRecord, Participation, Seat, Table
 
 MULTI_SEAT_WEIGHT = 4 / 3
@@ -58,7 +65,6 @@ TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
     "created_at", "lobby_version",
 )  # fmt: skip
-SEAT_FIELDS = ("id", "table_id", "number", "user_id", "is_bot", "bot_name")
 RATING_FIELDS = ("id", "user_id", "game", "mu", "sigma", "games", "updated_at")
 CHANGE_FIELDS = (
     "id", "user_id", "record_id", "game", "place", "mu_before", "sigma_before", "mu_after",

@@ -31,7 +31,7 @@ from games import kinds
 from games.engine import get_engine
 from games.live import table_access, turn_clocks
 from games.management.bulk_people import FillCommand
-from games.management.bulk_rows import RECORD_FIELDS, Row, next_id, write_rows
+from games.management.bulk_rows import RECORD_FIELDS, SEAT_FIELDS, Row, next_id, write_rows
 from games.models import GameRecord, Seat, Table, Turn
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -45,7 +45,6 @@ TABLE_FIELDS = (
     "id", "game", "config", "clock_seconds", "rated", "status", "created_by_id", "record_id",
     "created_at", "lobby_version", "private_key",
 )  # fmt: skip
-SEAT_FIELDS = ("id", "table_id", "number", "user_id", "is_bot", "bot_name")
 TURN_FIELDS = ("game_id", "table_id", "user_id", "seat", "since", "deadline")
 
 
