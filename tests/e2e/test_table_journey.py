@@ -19,8 +19,11 @@ SHOWDOWN_TIMEOUT_S = 90
 
 def take_turn(page: Page) -> bool:
     """If it is this page's turn, make the quiet move (check, call, stand pat, show)."""
-    # The turn's line is there once the page has drawn its table: a busy machine may take seconds.
-    if "Your turn" not in (page.get_by_test_id("turn").text_content(timeout=10_000) or ""):
+    # The turn's line is there once the page has drawn its table (a busy machine may take
+    # seconds), and gone for good once the game is over: the other page's move may end it.
+    turn = page.get_by_test_id("turn")
+    expect(turn.or_(page.get_by_test_id("table-result")).first).to_be_visible(timeout=10_000)
+    if not any("Your turn" in text for text in turn.all_text_contents()):
         return False
     actions = page.get_by_test_id("actions")
     for name in ("Check", "Call", "Draw", "Show"):
