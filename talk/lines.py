@@ -51,7 +51,8 @@ def shown_to(data: Mapping[str, Any], reader_id: int | None, blocked: Collection
 
 
 def line(data: Mapping[str, Any], reader_id: int | None) -> SafeString:
-    """The message as ``reader_id`` sees it: a signed-in reader may report another's words."""
+    """The message as ``reader_id`` sees it: a signed-in reader may report another's words or
+    block their author (one small flag a line, leading to both)."""
     words = phrase(data["preset"]) if data["preset"] else data["text"]
     note = (
         format_html(' <span class="chat-hidden">({})</span>', _("hidden: only you see it"))
@@ -60,17 +61,20 @@ def line(data: Mapping[str, Any], reader_id: int | None) -> SafeString:
     )
     report = (
         format_html(
-            ' <a class="chat-report" href="{}" data-testid="chat-report">{}</a>',
+            ' <a class="chat-report" href="{}" title="{}" data-testid="chat-report">'
+            '<span aria-hidden="true">\u2691</span><span class="visually-hidden">{}</span></a>',
             reverse("report_message", args=[data["id"]]),
-            _("Report"),
+            _("Report or block"),
+            _("Report or block"),
         )
         if reader_id is not None and reader_id != data["user"]
         else ""
     )
     return format_html(
-        '<li class="chat-line{}" data-testid="chat-line"><bdi class="chat-name">{}</bdi>'
+        '<li class="chat-line{}" data-said="{}" data-testid="chat-line"><bdi class="chat-name">{}</bdi>'
         ' <bdi class="chat-text">{}</bdi>{}{}</li>',
         " is-preset" if data["preset"] else "",
+        data["id"],
         player_name(data["name"]),
         words,
         note,

@@ -1,8 +1,9 @@
 """Issue 45 in browsers: a report lands in the admin's queue and staff mute the person
-(reviewing the message in its room first), whose next message is refused; a blocked
-person's invitation never arrives, while someone else's does. Screenshots at 1366x900 and
-390x844 of the profile's Block and Report, the report form, the list of people blocked, the
-queue, a review and the mute's form."""
+(reviewing the message in its room first), whose next message is refused; a person blocked
+from one of their chat messages is no longer read there, and their invitation never arrives
+while someone else's does. Screenshots at 1366x900 and 390x844 of the profile's Block and
+Report, the report form, a message's Report or block, the list of people blocked, the queue,
+a review and the mute's form."""
 
 from __future__ import annotations
 
@@ -129,9 +130,22 @@ def test_a_blocked_persons_invitation_never_arrives(live_site: str, new_context:
         logged_in_context(new_context, live_site, user).new_page() for user in (ann, bob, carol)
     )
 
-    her.goto(live_site + "/u/bob/")
-    her.get_by_test_id("block-button").click()
+    # ann blocks bob from his message in a chat: its flag, then Block, then back to the chat,
+    # where his words are gone.
+    rude = in_thread(tournament_chat, ann, bob)
+    her.goto(f"{live_site}/tournaments/{rude.tournament_id}/")
+    log = her.get_by_test_id("chat-log-tournament")
+    log.get_by_test_id("chat-line").filter(has_text="you play like a bot").get_by_test_id(
+        "chat-report"
+    ).click()
+    expect(her.get_by_test_id("block-from-message")).to_be_visible()
+    shoot(her, "report-or-block")
+    her.get_by_test_id("block-from-message").get_by_test_id("block-button").click()
+    expect(her).to_have_url(f"{live_site}/tournaments/{rude.tournament_id}/")
     expect(her.get_by_text("You blocked bob")).to_be_visible()
+    expect(log).to_contain_text("be nice")
+    expect(log.get_by_text("you play like a bot")).to_have_count(0)
+    her.goto(live_site + "/u/bob/")
     expect(her.get_by_test_id("unblock-button")).to_be_visible()
     her.goto(live_site + "/accounts/blocked/")
     expect(her.get_by_test_id("blocked-people")).to_contain_text("bob")

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import blocks
 from accounts.models import User
 from games.live import tables
 from games.models import Table
@@ -129,6 +130,29 @@ def test_report_a_message_and_the_snippet_h45a_links_to() -> None:
     assert client.post(url, {"reason": "abuse"}).status_code == 400
     assert signed_in(bob).get(url).status_code == 404
     assert Report.objects.count() == 1
+
+
+def test_block_a_message_author_from_the_message_and_go_back_to_the_chat() -> None:
+    """Blocking from a chat message: its flag leads to a page that reports or blocks, and the
+    block leads back to the table; an address elsewhere offered as ``next`` is not drawn."""
+    ann, bob = person("ann"), person("bob")
+    table = running_table(ann, bob)
+    message = said(bob, "you lose", table=table)
+    client = signed_in(ann)
+    url = reverse("report_message", args=[message.pk])
+    page = client.get(url, {"next": "javascript:alert(1)"}).content.decode()
+    assert 'data-testid="block-from-message"' in page and "javascript:" not in page
+    assert f'name="next" value="/tables/{table.pk}/"' in page  # the table the message was said at
+    response = client.post(reverse("block", args=["bob"]), {"next": f"/tables/{table.pk}/"})
+    assert response.status_code == 302 and response.url == f"/tables/{table.pk}/"
+    assert blocks.is_blocked(by=ann, whom=bob) and not blocks.is_blocked(by=bob, whom=ann)
+    again = client.get(url).content.decode()
+    assert "You blocked bob" in again and 'data-testid="block-button"' not in again
+    cup = said(bob, "hello all")  # a tournament's message leads back to its tournament
+    assert (
+        f'value="/tournaments/{cup.tournament_id}/"'
+        in client.get(reverse("report_message", args=[cup.pk])).content.decode()
+    )
 
 
 def test_a_message_the_reporter_could_not_read_is_not_there() -> None:
