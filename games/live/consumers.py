@@ -49,7 +49,7 @@ from games.live.socket_limits import CHAT, PLAYER, WATCHER, Rate, SharedBuckets,
 from games.live.table_frames import frame, render_lobby, render_table, started_snapshots
 from games.live.thread_batches import ThreadBatches
 from games.models import Seat, Table
-from talk import lines, panels, rooms, say
+from talk import history, lines, panels, rooms, say
 from web import safe_json
 from web.consumers import FRAME_DEPTH, FrameLimitedConsumer, frame_limiter
 
@@ -141,18 +141,37 @@ def chat_frame(text_data: str | None) -> dict[str, Any] | None:
     return None
 
 
+def _page_query(query_string: bytes) -> dict[str, list[str]]:
+    """The socket address's query as table.js writes it (``?said=12&seen=7&me=1``); raises
+    ValueError (or UnicodeDecodeError) for one it could not have written."""
+    return parse_qs(
+        query_string.decode("ascii"), keep_blank_values=True, strict_parsing=True, max_num_fields=4
+    )
+
+
 def page_shows(query_string: bytes) -> tuple[int, int | None] | None:
-    """The version and the seat (``None``: a spectator's) of the table the socket's page shows,
-    as table.js gives them in the socket's address (``?seen=7&me=1``); ``None`` if it does not
-    say, or says it in a way that cannot be read."""
+    """The version and the seat (``None``: a spectator's) of the table the socket's page shows
+    (``seen`` and ``me``); ``None`` if it does not say, or says it in a way that cannot be read."""
     try:
-        query = parse_qs(
-            query_string.decode("ascii"), keep_blank_values=True, strict_parsing=True, max_num_fields=4
-        )
+        query = _page_query(query_string)
         me = query["me"][0]
         return int(query["seen"][0]), int(me) if me else None
     except (UnicodeDecodeError, ValueError, KeyError):
         return None
+
+
+MAX_MESSAGE_ID = 2**63 - 1
+"""A message id beyond PostgreSQL's bigint is no message (and no query is made for it)."""
+
+
+def page_said(query_string: bytes) -> int | None:
+    """The newest chat message the socket's page shows (``said``; 0: none); ``None`` if it
+    does not say, or says it in a way that cannot be read."""
+    try:
+        said = int(_page_query(query_string)["said"][0])
+    except (UnicodeDecodeError, ValueError, KeyError):
+        return None
+    return said if 0 <= said <= MAX_MESSAGE_ID else None
 
 
 READS = 16
@@ -201,6 +220,7 @@ class TableConsumer(FrameLimitedConsumer):
         self.chat_seated = False
         self.blocked: set[int] = set()
         self.blocked_at = 0.0
+        self.chat_caught_up: set[int] = set()
         await self.accept()
         # Joined before the table is read: a move made after the read is announced here.
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
@@ -214,6 +234,7 @@ class TableConsumer(FrameLimitedConsumer):
         frame_limiter(self.scope, footing.rate, self.limiter)
         self.game_id = footing.game_id
         await self.follow_chat(footing.seat is not None, footing.over)
+        await self.chat_since(page_said(self.scope.get("query_string", b"")))
         stale_sockets.watch(self)
         shown = page_shows(self.scope.get("query_string", b""))
         if footing.version is not None and shown == (footing.version, footing.seat):
@@ -342,6 +363,22 @@ class TableConsumer(FrameLimitedConsumer):
         self.chat_reads, self.chat_seated = reads, seated
         return changed
 
+    async def chat_since(self, said: int | None) -> None:
+        """The messages said in the socket's rooms since its page was drawn (``said``: the
+        newest it shows), read once the socket has joined their groups: one said before the
+        join would otherwise reach neither the page nor the socket. A message said meanwhile
+        comes both ways, and its group copy is dropped (``chat_caught_up``)."""
+        if said is None or not self.chat_reads:
+            return
+        person = self.person
+        reader = None if person is None else person.pk
+        missed = await database_sync_to_async(history.since)(
+            reader, self.blocked, table_id=self.table_id, rooms=self.chat_reads, after=said
+        )
+        for data in missed:
+            self.chat_caught_up.add(data["id"])
+            await self.send(text_data=lines.appended(data, reader))
+
     async def leave_chat(self) -> None:
         for room in self.chat_reads:
             await self.channel_layer.group_discard(rooms.group(self.table_id, room), self.channel_name)
@@ -384,7 +421,7 @@ class TableConsumer(FrameLimitedConsumer):
             await self.channel_layer.group_send(rooms.group(self.table_id, said.room), data)
 
     async def chat_message(self, event: dict[str, Any]) -> None:
-        if self.refused or event.get("room") not in self.chat_reads:
+        if self.refused or event.get("room") not in self.chat_reads or event.get("id") in self.chat_caught_up:
             return
         person = self.person
         if person is not None and time.monotonic() - self.blocked_at > BLOCKS_READ_EVERY_S:

@@ -20,12 +20,23 @@
 
   // The socket's address says which version and seat the page shows (the socket comes back
   // at the same address after a drop, so it is read anew each time): a started table that has
-  // not moved since is not sent again, and the part under the pointer is not swapped.
+  // not moved since is not sent again, and the part under the pointer is not swapped. It also
+  // names the newest chat message shown: the socket sends those said since.
+  function newestSaid() {
+    let newest = 0;
+    document.querySelectorAll("#table-chat [data-said]").forEach(function (li) {
+      newest = Math.max(newest, Number(li.dataset.said) || 0);
+    });
+    return String(newest);
+  }
   const createWebSocket = htmx.createWebSocket;
   htmx.createWebSocket = function (url) {
     const live = document.getElementById("table-live");
-    if (!live || !live.dataset.version) return createWebSocket(url);
-    const shown = new URLSearchParams({ seen: live.dataset.version, me: live.dataset.me || "" });
+    const shown = new URLSearchParams({ said: newestSaid() });
+    if (live && live.dataset.version) {
+      shown.set("seen", live.dataset.version);
+      shown.set("me", live.dataset.me || "");
+    }
     return createWebSocket(url + (url.indexOf("?") < 0 ? "?" : "&") + shown.toString());
   };
 

@@ -41,7 +41,7 @@ def test_a_current_page_is_not_sent_the_table_on_connecting(live_site: str, new_
     assert seat in ("0", "1")
     page.wait_for_function("() => window.socketOpened === true")
     assert [ws.url for ws in sockets if "/ws/tables/" in ws.url] == [
-        live_site.replace("http", "ws") + f"/ws/tables/{table.pk}/?seen=0&me={seat}"
+        live_site.replace("http", "ws") + f"/ws/tables/{table.pk}/?said=0&seen=0&me={seat}"
     ]
     page.wait_for_timeout(1000)  # what a frame sent on connecting would take to arrive
     assert page.evaluate("window.socketFrames || 0") == 0

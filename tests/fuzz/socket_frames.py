@@ -194,6 +194,19 @@ def presence_query(rng: random.Random) -> str:
     return "?" + urllib.parse.quote(inputs.text(rng, 40).encode("utf-8", "surrogatepass"), safe="=&%")
 
 
+def table_query(rng: random.Random) -> str:
+    """A table socket's query string without ``seen``/``me`` (so the table is always sent
+    first): none, the newest chat message its page shows (``?said=12``, games.live.consumers:
+    the messages since then are sent), or forged."""
+    roll = rng.random()
+    if roll < 0.6:
+        return ""
+    if roll < 0.9:
+        said = rng.choice(("0", "1", "-1", str(2**63), "1e9", "", "x", "0&said=1"))
+        return "?said=" + said
+    return "?" + urllib.parse.quote(inputs.text(rng, 40).encode("utf-8", "surrogatepass"), safe="=&%")
+
+
 def notices(rng: random.Random, own: list[int]) -> tuple[str | bytes, bool, bool]:
     """``(data, text, answered)``: the notice socket answers every frame but a well-formed
     "read" of at most 1 KB, which marks what it names read and is answered, by a "read" frame

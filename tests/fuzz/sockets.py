@@ -274,7 +274,7 @@ class SocketFuzz:
                 table_id = rng.choice((0, 999_999_999, 10**20))  # no such table: closed with 4404
             else:
                 table_id = rng.choice(playing)
-        return ws + f"/ws/tables/{table_id}/"
+        return ws + f"/ws/tables/{table_id}/" + socket_frames.table_query(rng)
 
     async def _connection(
         self, kind: str, rng: random.Random, client: Client, base: str, bucket: Bucket, tally: SocketTally

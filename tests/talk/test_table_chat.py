@@ -332,8 +332,12 @@ async def test_a_message_is_escaped_text_without_links_or_direction_tricks() -> 
     frame = await theirs.receive_from(timeout=5)
     line = frame[frame.index("<li") :]
     said = await newest_id()
-    report = f'<a class="chat-report" href="/talk/messages/{said}/report/" data-testid="chat-report">'
-    assert line.count(report) == 1  # the reader's link to report it, the one tag the site adds
+    report = (
+        f'<a class="chat-report" href="/talk/messages/{said}/report/" title="Report or block"'
+        ' data-testid="chat-report"><span aria-hidden="true">\u2691</span>'
+        '<span class="visually-hidden">Report or block</span></a>'
+    )
+    assert line.count(report) == 1  # the reader's link to report or block, the one tag the site adds
     line = line.replace(report, "")
     assert "<script" not in line and "<img" not in line and "<a " not in line and 'href="' not in line
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in line
@@ -381,3 +385,41 @@ async def test_a_spectator_who_sits_down_writes_in_the_players_room() -> None:
     await watcher.send_to(text_data=chat("seated now", "players"))
     assert "seated now" in await frame_with(watcher, "seated now")
     await close_all(watcher)
+
+
+async def test_a_socket_sends_what_was_said_after_its_page_was_drawn() -> None:
+    """The page names the newest message it shows (``said``): what was said between the
+    page's drawing and its socket's joining the rooms comes on connecting, only what this
+    reader may read, and nothing for a page that shows it all."""
+    table, ann, ben, cat = await heads_up()
+    said = sync_to_async(
+        lambda who, words, room="players": (
+            Message.objects.create(room=room, table=table, user=who, text=words).pk
+        )
+    )
+    first = await said(ann, "before the page")
+    second = await said(ben, "while the page loaded")
+    await said(cat, "ann holds two aces", "spectators")
+
+    async def caught_up(user: Any, query: str) -> list[str]:
+        headers = [ORIGIN, (b"cookie", await sync_to_async(cookie_of)(user))]
+        sock = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/{query}", headers=headers)
+        assert (await sock.connect())[0]
+        frames = [frame for frame in await frames_until_quiet(sock) if "chat-log" in frame]
+        await sock.disconnect()
+        return frames
+
+    frames = await caught_up(ann, f"?said={first}")
+    assert len(frames) == 1 and "while the page loaded" in frames[0]
+    assert f'data-said="{second}"' in frames[0]  # the next connection names it in turn
+    assert await caught_up(ann, f"?said={second}") == []
+    everything = await caught_up(ann, "?said=0")
+    assert len(everything) == 2 and not any("two aces" in frame for frame in everything)  # LP-10
+    assert len(await caught_up(cat, "?said=0")) == 3  # a spectator reads both rooms
+    for forged in (
+        "?said=-1",
+        "?said=99999999999999999999",
+        "?said=x",
+        "?said=1&said=2&said=3&said=4&said=5",
+    ):
+        assert await caught_up(ann, forged) == []  # not read: no catch-up, and no error
