@@ -8,7 +8,9 @@ show "a closed account" in its place (``accounts.closed_names``).
 
 Every session of the person ends: the password is made unusable and the account inactive, and
 Django checks both on each request of every session (``django.contrib.auth.get_user``), so a
-phone left signed in is signed out at its next page, not only the browser that closed it.
+phone left signed in is signed out at its next page, not only the browser that closed it. Its
+open sockets are closed at once (``web.consumers.person_group``): a table left open in another
+tab can no longer move or chat for the person.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from django.utils import timezone
 
 from accounts import notices
 from accounts.models import Block, Follow, Notice, Presence, Rating, StaffAction, User
-from games.models import DailyStanding, Invitation
+from games.core.announcements import send_to_group
+from games.models import DailyStanding, GameRecord, Invitation
 from talk.models import Message
+from web.consumers import person_group
 
 
 def close_account(user: User, *, by: User | None = None, reason: str = "") -> bool:
@@ -51,8 +55,12 @@ def close_account(user: User, *, by: User | None = None, reason: str = "") -> bo
         # walk, where a kept one would still take a place that nobody is listed in.
         Rating.objects.filter(user=person).delete()
         DailyStanding.objects.filter(user=person).delete()
+        # Off the daily deals' boards too (their rows would link to a profile that is gone); the
+        # attempts stay, as every game does.
+        GameRecord.objects.filter(owner=person, ranked=True).update(ranked=False)
         if by is not None:
             StaffAction.objects.create(staff=by, target=person, kind=StaffAction.Kind.CLOSE, reason=reason)
+        transaction.on_commit(lambda: send_to_group(person_group(person.pk), {"type": "account.closed"}))
     user.refresh_from_db()
     return True
 

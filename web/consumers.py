@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, ClassVar, cast
 
+from asgiref.typing import WebSocketConnectEvent
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
@@ -20,11 +21,19 @@ from web import safe_json
 FLOODING = 4429
 """The close code for a client that kept sending once refused (HTTP's 429, in the
 4000-4999 range WebSockets leave to applications)."""
+ACCOUNT_CLOSED = 4403
+"""The close code for a socket whose person's account was closed (HTTP's 403): its page no
+longer has a signed-in person, and is not served as one (accounts.closing)."""
 FRAME_DEPTH = 8
 """How deep a frame's JSON may nest; the site's own frames nest two levels at most."""
 
 
 _shared = SharedBuckets()
+
+
+def person_group(user_id: int) -> str:
+    """The group every signed-in socket of a person is in, whatever its page."""
+    return f"person.{user_id}"
 
 
 def frame_limiter(scope: Mapping[str, Any], rate: Rate, limiter: FrameLimiter | None = None) -> FrameLimiter:
@@ -64,6 +73,20 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
 
     too_fast: ClassVar[str]
     limiter: FrameLimiter
+
+    async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
+        # channels joins ``self.groups`` before ``connect`` and leaves them on disconnect.
+        person = self.person
+        self.groups = [] if person is None else [person_group(person.pk)]
+        await super().websocket_connect(message)
+
+    async def account_closed(self, event: dict[str, Any]) -> None:
+        """The person's account was closed (by them, in another tab, or by staff): the socket
+        ends now, as their sessions did, rather than acting for them until its page reloads."""
+        await self.close(code=ACCOUNT_CLOSED, reason="account closed")
+        await self.websocket_disconnect(
+            {"type": "websocket.disconnect", "code": ACCOUNT_CLOSED, "reason": "account closed"}
+        )
 
     # channels' WebSocket consumers change AsyncConsumer.send's signature (their stub ignores
     # the same override).

@@ -25,8 +25,11 @@ from accounts.models import (
 )
 from games.live import invitations, tables
 from games.models import DailyStanding, GameRecord, Invitation, Table
+from games.solitaire import services
+from games.stats.selectors import daily_leaderboard
 from talk.models import Message
 from tests.accounts.test_ratings import play_out
+from tests.games.test_daily_integrity import ranked_attempt
 
 pytestmark = pytest.mark.django_db
 
@@ -137,6 +140,10 @@ def test_the_persons_own_data_is_erased_and_their_games_kept(committed: Run) -> 
     own_table = tables.create_table(game="triad", creator=leaver, config={"hands": 1})
     from_leaver = invitations.invite(inviter=leaver, table_id=own_table.pk, invitee=fan)
     assert Notice.objects.filter(user=fan, read_at__isnull=True).exists()
+    daily = services.ensure_daily(game="pyramid", date=dt.date(2026, 11, 2))
+    attempts = [ranked_attempt(daily, someone) for someone in (leaver, rival)]
+    GameRecord.objects.filter(pk__in=[a.pk for a in attempts]).update(status=GameRecord.Status.FINISHED)
+    assert {row.record.owner for row in daily_leaderboard(daily)} == {leaver, rival}
     games = GameRecord.objects.count()
 
     assert committed(lambda: closing.close_account(leaver)) is True
@@ -156,6 +163,7 @@ def test_the_persons_own_data_is_erased_and_their_games_kept(committed: Run) -> 
     )
     assert not Rating.objects.filter(user=leaver).exists()
     assert not DailyStanding.objects.filter(user=leaver).exists()
+    assert [row.record.owner for row in daily_leaderboard(daily)] == [rival]  # off the boards
     assert Invitation.objects.get(pk=to_leaver.pk).status == Invitation.Status.DECLINED
     assert Invitation.objects.get(pk=from_leaver.pk).status == Invitation.Status.CANCELLED
     assert not Notice.objects.filter(user=fan, read_at__isnull=True).exists()  # the invitation's
@@ -252,3 +260,35 @@ def test_ratings_leave_the_boards_and_the_ranked_counts(committed: Run) -> None:
     listed = client.get("/api/leaderboards/triad").json()["players"]
     assert [(row["rank"], row["username"]) for row in listed] == [(1, "rival45i")]
     assert "#1 " in rank_of(client, "rival45i") and "of 1<" in rank_of(client, "rival45i")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_closing_closes_the_persons_open_sockets_and_no_one_elses() -> None:
+    """A table and the notices left open in other tabs stop acting for the person at once
+    (through the real channel layer); another person's sockets stay open."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.games.test_table_consumers import ORIGIN
+    from tests.talk.test_table_chat import cookie_of, heads_up, open_socket
+    from web.consumers import ACCOUNT_CLOSED
+
+    table, ann, ben, _cat = await heads_up("c45")
+    table_socket, other = await open_socket(table.pk, ann), await open_socket(table.pk, ben)
+    notices = WebsocketCommunicator(
+        application, "/ws/notices/", headers=[ORIGIN, (b"cookie", await sync_to_async(cookie_of)(ann))]
+    )
+    assert (await notices.connect())[0]
+    for sock in (table_socket, other, notices):
+        await sock.receive_from(timeout=5)  # the table as it stands; the unread notices
+    await sync_to_async(closing.close_account)(ann)
+    for sock in (table_socket, notices):
+        assert await sock.receive_output(timeout=5) == {
+            "type": "websocket.close",
+            "code": ACCOUNT_CLOSED,
+            "reason": "account closed",
+        }
+    assert await other.receive_nothing(timeout=0.5)
+    await other.send_to(text_data='{"page": "hidden"}')  # still served
+    await other.disconnect()
