@@ -4,6 +4,7 @@ Screenshots of the table with its chat at 1366x900 and 390x844 (nothing wider th
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -73,8 +74,8 @@ def test_players_chat_and_a_spectators_words_wait_for_the_end(
         page.goto(url)
         expect(page.get_by_test_id("table-chat")).to_be_visible()
         pages[name] = page
-    for page in pages.values():  # every socket is open before anyone speaks
-        expect(page.locator("#connection-status")).to_have_text("", timeout=LIVE_MS)
+    # No waiting for the sockets: what is said before one has joined its rooms comes to it on
+    # joining (the page names the newest message it shows, games.live.consumers.chat_since).
     ann_page, ben_page, cat_page = pages["ann"], pages["ben"], pages["cat"]
 
     say(ann_page, "Good evening, <b>ben</b>")
@@ -115,3 +116,60 @@ def test_players_chat_and_a_spectators_words_wait_for_the_end(
     ann_page.goto(f"{live_site}/games/{table.record_id}/replay/")
     expect(ann_page.get_by_test_id("replay-chat")).to_contain_text("ben holds a pair")
     expect(ann_page.get_by_test_id("replay-chat")).to_contain_text("Good evening")
+    replay, said = ann_page.locator("#replay"), ann_page.get_by_test_id("replay-chat")
+    for size, viewport in SIZES.items():
+        ann_page.set_viewport_size(viewport)
+        moves, words = replay.bounding_box(), said.bounding_box()
+        assert moves is not None and words is not None
+        if size == "desktop":  # side by side, tops level
+            assert words["x"] >= moves["x"] + moves["width"] and abs(words["y"] - moves["y"]) < 40
+        else:  # one above the other, nothing wider than the phone
+            assert words["y"] >= moves["y"] + moves["height"]
+            assert ann_page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        ann_page.screenshot(path=str(artifacts_dir() / f"chat-replay-{size}.png"), full_page=True)
+
+
+def entered_cup() -> tuple[Any, Any, Any]:
+    """A Triad tournament tomorrow, with two entrants."""
+    from django.utils import timezone
+
+    from tournaments.models import Entry, Tournament
+
+    User = get_user_model()
+    ann, ben = (User.objects.create_user(n, f"{n}@example.com", "pw-long-enough-1") for n in ("ann", "ben"))
+    cup = Tournament.objects.create(
+        name="Sunday Cup", game="triad", created_by=ann, starts_at=timezone.now() + dt.timedelta(days=1)
+    )
+    for entrant in (ann, ben):
+        Entry.objects.create(tournament=cup, user=entrant)
+    return cup, ann, ben
+
+
+def test_tournament_chat_its_entrants_write_and_anyone_reads_as_it_is_said(
+    live_site: str, new_context: Any
+) -> None:
+    cup, ann, ben = in_thread(entered_cup)
+    url = f"{live_site}/tournaments/{cup.pk}/"
+    ann_page = logged_in_context(new_context, live_site, ann).new_page()
+    ben_page = logged_in_context(new_context, live_site, ben).new_page()
+    visitor = new_context().new_page()
+    for page in (ann_page, ben_page, visitor):
+        page.goto(url)
+        expect(page.get_by_test_id("tournament-chat")).to_be_visible()
+    expect(visitor.get_by_test_id("chat-form")).to_have_count(0)  # reads, may not write
+    expect(visitor.get_by_test_id("tournament-chat")).to_contain_text("enter the tournament to chat")
+
+    say(ann_page, "See you at the tables <i>tomorrow</i>")
+    expect(ann_page.get_by_test_id("chat-log-tournament")).to_contain_text("<i>tomorrow</i>")
+    expect(ann_page.get_by_test_id("chat-input")).to_have_value("")
+    for page in (ben_page, visitor):  # no reload: the log is read again every few seconds
+        expect(page.get_by_test_id("chat-log-tournament")).to_contain_text("<i>tomorrow</i>", timeout=LIVE_MS)
+    ben_page.get_by_test_id("preset-gl").click()
+    for page in (ann_page, visitor):
+        expect(page.get_by_test_id("chat-log-tournament")).to_contain_text("Good luck", timeout=LIVE_MS)
+    for size, viewport in SIZES.items():
+        for name, page in (("entrant", ben_page), ("visitor", visitor)):
+            page.set_viewport_size(viewport)
+            page.get_by_test_id("tournament-chat").scroll_into_view_if_needed()
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            page.screenshot(path=str(artifacts_dir() / f"chat-tournament-{name}-{size}.png"), full_page=True)
