@@ -251,22 +251,6 @@ def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 SERVER_FIXTURES = {"celery_worker", "live_site"}
-APART = ("tests/engine/", "tests/faults/", "tests/fuzz/")
-"""Tests that leave nothing behind in the pytest process: the engine's pure functions, and the
-fault and fuzz suites, which run the site in processes of their own."""
-
-
-def worker_group(item: pytest.Item) -> str:
-    """Which of ``make test``'s workers runs ``item`` (``--dist loadgroup``), one group a worker:
-    the browser journeys; the tests in ``APART``; everything else in one process, in the order
-    a run in one process has. Spread over workers a file at a time (at d4d9204), tests of
-    tests/games and tests/tournaments failed as no run in one process did: a seat or a frame
-    of one test's table found in the process's caches by another's. Until a run spread that
-    way is shown green, the rest keeps its order."""
-    if item.get_closest_marker("e2e") is not None:
-        return "browser"
-    path = item.nodeid.split("::")[0]
-    return "apart" if path.startswith(APART) else "rest"
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
@@ -277,5 +261,4 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.services)
-        item.add_marker(pytest.mark.xdist_group(worker_group(item)))
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
