@@ -199,6 +199,34 @@ def test_best_attempts_read_past_one_players_many_top_attempts() -> None:
     ]
 
 
+def test_a_weeks_board_from_each_days_top_is_the_whole_weeks() -> None:
+    """The week's board reads each day's top ``limit`` only: whatever the days hold, it is
+    the board a walk of every attempt of the week gives (each player's best, best first)."""
+    people = [person(f"p{n}") for n in range(6)]
+    since = selectors.week_start(TODAY)
+    scores = {  # day: scores of p0.. p5 (None: no attempt); p0's best is low on a crowded day
+        since: [90, 95, 94, 93, 92, 91],
+        since + dt.timedelta(days=1): [10, 80, None, 70, None, None],
+        since + dt.timedelta(days=2): [None, 20, 99, None, 60, 50],
+    }
+    for day, row in scores.items():
+        for who, score in zip(people, row, strict=True):
+            if score is not None:
+                attempt(who, "pyramid", day, won=True, score=score)
+    every_best = sorted(
+        (
+            (max(s for day_scores in scores.values() if (s := day_scores[n]) is not None), f"p{n}")
+            for n in range(6)
+        ),
+        reverse=True,
+    )
+    for limit in (1, 2, 3, 6):
+        board = selectors.best_daily_attempts(
+            "pyramid", since=since, until=since + dt.timedelta(days=2), limit=limit
+        )
+        assert [(row.record.score, row.record.owner.username) for row in board] == every_best[:limit]
+
+
 def test_longest_streaks_count_days_as_the_profile_does() -> None:
     alice, bob = person("alice"), person("bob")
     for back in (0, 1, 2):  # a run of three ending today
