@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.live import invitation_views, table_pages
 from games.replays import replay_pages
-from games.solitaire import solo_match_pages, views
+from games.solitaire import meter_views, solo_match_pages, views
 from games.stats import pages as stats_pages
 
 urlpatterns = [
@@ -15,6 +15,8 @@ urlpatterns = [
     path("games/<int:game_id>/act/", views.act, name="game_act"),
     path("games/<int:game_id>/undo/", views.undo, name="game_undo"),
     path("games/<int:game_id>/hint/", views.hint, name="game_hint"),
+    path("games/<int:game_id>/odds/", meter_views.odds_meter, name="game_odds"),
+    path("games/odds/", meter_views.odds_switch, name="odds_switch"),
     path("games/<int:game_id>/solution/", views.solution, name="game_solution"),
     path("games/<int:game_id>/replay/", replay_pages.replay, name="replay"),
     path("games/<int:game_id>/export.json", replay_pages.export, name="game_export"),

@@ -35,7 +35,7 @@ from games.core.snapshots import state_of
 from games.kinds.solitaire import waste_top
 from games.kinds.solitaire_words import end_reason, said_after
 from games.models import DailyChallenge, GameRecord
-from games.solitaire import services, solo_matches
+from games.solitaire import meter, services, solo_matches
 from games.solitaire.forms import new_game_form
 from games.stats import selectors
 from web.http import HtmxHttpRequest
@@ -187,7 +187,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     reason = selectors.hidden_from(record, viewer)
     if reason:
         return _closed(request, reason)
-    context = _game_context(record, viewer)
+    context = _game_context(record, viewer, odds_shown=meter.shown(request.session))
     if request.htmx:
         return render(request, "games/partials/solitaire_update.html", context)
     return render(request, "games/solitaire.html", context)
@@ -223,7 +223,14 @@ def _after_change(
     spec = kinds.get_solitaire(record.game)
     words, cards = (spec.describe_action(hint), spec.action_cards(hint)) if hint else ("", ())
     context = _game_context(
-        record, player, error=error, hint=hint, hint_words=words, hint_cards=cards, said=said
+        record,
+        player,
+        error=error,
+        hint=hint,
+        hint_words=words,
+        hint_cards=cards,
+        said=said,
+        odds_shown=meter.shown(request.session),
     )
     return render(request, "games/partials/solitaire_update.html", context)
 

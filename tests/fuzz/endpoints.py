@@ -305,6 +305,14 @@ def game_hint(ctx: Ctx) -> Req:
     return Req(f"/games/{some_id(ctx, game_id)}/hint/", [("version", _version(ctx, version))])
 
 
+def odds_switch(ctx: Ctx) -> Req:
+    fields: list[tuple[str, str | bytes]] = [("show", either(ctx, ctx.rng.choice(("0", "1"))))]
+    if ctx.rng.random() < 0.7:
+        game_id, _version_now, _legal = _solitaire(ctx)
+        fields.append(("next", either(ctx, ctx.rng.choice((f"/games/{game_id}/", "//evil.example/")))))
+    return Req("/games/odds/", fields)
+
+
 def game_continue(ctx: Ctx) -> Req:
     game_id = ctx.rng.choice(ctx.shared.finished)
     step = either(ctx, str(ctx.rng.randint(0, 12)))
@@ -581,6 +589,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("solo_match_deal", "user", solo_match_deal),
     Endpoint("game_hint", "user", game_hint),
     Endpoint("game_continue", "user", game_continue),
+    Endpoint("odds_switch", "user", odds_switch),
     Endpoint("game_import", "user", game_import),
     Endpoint("daily_play", "user", daily_play),
     Endpoint("table_create", "user", table_create),
@@ -613,6 +622,7 @@ GET_ONLY = frozenset(
         "play",
         "game",
         "game_solution",
+        "game_odds",  # the meter's figure: GET only (a JSON-free htmx fragment), 405 otherwise
         "replay",
         "game_export",
         "daily_solution_replay",
