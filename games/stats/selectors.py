@@ -466,24 +466,15 @@ class BestBoards:
     ever: list[LeaderboardRow]
 
 
-WEEK_DAYS = 7
-"""A board over at most this many days reads each day's top along ``daily_attempt_day_rank``
-(``_days_tops``); a longer one walks ``daily_attempt_rank``."""
-
-
 def _best_walk(game: str, since: dt.date | None, until: dt.date | None, limit: int) -> list[int]:
     """The attempts shown: walks the attempts in rank order along the index
     ``daily_attempt_rank`` and keeps each player's first: the first ``5 * limit`` attempts,
     then twice as many each time until ``limit`` players are found, so a board costs the same
-    with a thousand attempts or millions. A week's board walks only each day's top
-    (``_days_tops``): along the game's index, the week's attempts are spread among the
-    year's, and its walk read every attempt of the week (7,000 at a thousand a day)."""
+    with a thousand attempts or millions."""
     # The status written into the SQL: the index's condition, proven so in a generic plan too.
     attempts = GameRecord.objects.filter(
         game=game, daily__game=game, ranked=True, status=Constant(GameRecord.Status.FINISHED.value)
     )
-    if since is not None and until is not None and (until - since).days < WEEK_DAYS:
-        attempts = attempts.filter(pk__in=_days_tops(game, since, until, limit))
     if since is not None:
         attempts = attempts.filter(daily__date__gte=since)
     if until is not None:
@@ -504,22 +495,6 @@ def _best_walk(game: str, since: dt.date | None, until: dt.date | None, limit: i
             break
         start, size = start + size, 2 * size
     return best[:limit]
-
-
-def _days_tops(game: str, since: dt.date, until: dt.date, limit: int) -> list[int]:
-    """Each day's best ``limit`` attempts from ``since`` to ``until``, a short index walk a
-    day (one statement). They hold every attempt of the days' board of ``limit`` players: a
-    player has one ranked attempt a day, so an attempt below a day's first ``limit`` has
-    ``limit`` other players above it, each with a better best."""
-    days = DailyChallenge.objects.filter(game=game, date__gte=since, date__lte=until)
-    finished = Constant(GameRecord.Status.FINISHED.value)
-    tops = [
-        GameRecord.objects.filter(daily_id=day, ranked=True, status=finished)
-        .order_by(*DAILY_ORDER)
-        .values_list("pk", flat=True)[:limit]
-        for day in days.values_list("pk", flat=True)
-    ]
-    return list(tops[0].union(*tops[1:], all=True)) if tops else []
 
 
 def _attempt_rows(boards: list[list[int]]) -> list[list[LeaderboardRow]]:
