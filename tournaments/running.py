@@ -67,7 +67,7 @@ def draw(tournament: Tournament) -> None:
 
 def rating_of(tournament: Tournament, user: Any) -> float | None:
     """The rating an entrant is seeded and tie-broken by (TN-2, TN-4): theirs in the game."""
-    rating = Rating.objects.filter(game=tournament.game, user=user).first()
+    rating = Rating.objects.filter(game=tournament.game, user=user).defer("history").first()
     return None if rating is None else float(rating.value)
 
 
@@ -79,7 +79,7 @@ def _seeded_entrants(tournament: Tournament) -> list[Entry]:
         rating.user_id: float(rating.value)
         for rating in Rating.objects.filter(
             game=tournament.game, user__in=[entry.user_id for entry in people]
-        )
+        ).defer("history")
     }
     for entry in people:
         entry.rating = ratings.get(entry.user_id)  # type: ignore[arg-type]

@@ -187,7 +187,9 @@ def user(request: HttpRequest, username: str) -> HttpResponse:
     if isinstance(person, JsonResponse):
         return person
     table_slugs = [spec.slug for spec in kinds.TABLE_GAMES]
-    held = {row.game: row for row in Rating.objects.filter(user=person, game__in=table_slugs)}
+    held = {
+        row.game: row for row in Rating.objects.filter(user=person, game__in=table_slugs).defer("history")
+    }
     ratings = {slug: _rating_json(held.get(slug) or starting_rating(person, slug)) for slug in table_slugs}
     by_game = dict(
         player_games(person)

@@ -327,7 +327,9 @@ def rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dic
     if record.is_over and not changes:
         return []  # RT-5: played out unrated (``unrated_by`` says why)
     users = [seat.user_id for seat in seats if seat.user_id is not None]
-    current = {row.user_id: row for row in Rating.objects.filter(game=table.game, user_id__in=users)}
+    current = {
+        row.user_id: row for row in Rating.objects.filter(game=table.game, user_id__in=users).defer("history")
+    }
     rows = []
     for seat in seats:
         if seat.user_id is None:

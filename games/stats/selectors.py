@@ -400,9 +400,12 @@ def _first_places(boards: dict[str, list[tuple[int, Rating]]]) -> dict[tuple[str
 def ranked_ratings(game: str) -> QuerySet[Rating]:
     """The game's rated players by rating along the index ``rating_ranked``, provisional ones
     left out (RT-3). The index's condition is written into the SQL (``Constant``): a generic
-    plan of a prepared statement proves it only so."""
+    plan of a prepared statement proves it only so. Without each rating's kept history
+    (``Rating.history``, the profile's): the boards show none of it, and reading and decoding
+    it cost the leaderboards page ~5 of its ~50 ms at a million games."""
     return (
         Rating.objects.filter(game=game, games__gte=Constant(PROVISIONAL_GAMES))
+        .defer("history")
         .select_related("user")
         .order_by("-mu", "pk")
     )
