@@ -16,6 +16,7 @@ import pytest
 
 from games.engine import get_engine
 from games.engine.base import ReplayError
+from games.engine.cards import STANDARD_DECK
 from games.engine.solitaire_common import LOST, PLAYING, WON, Resign
 from games.engine.solver import solve, solve_state
 from games.engine.solver.analysis import Outcome, TurningPoint, WhereLost, curve, turning_point
@@ -200,11 +201,24 @@ def test_a_won_games_curve_ends_at_100_exactly() -> None:
     assert (figures[-1].percent, figures[-1].margin, figures[-1].exact) == (100, 0, True)
 
 
+def test_a_game_dealt_from_its_own_deck_is_replayed_from_that_deck() -> None:
+    deck = list(STANDARD_DECK)
+    random.Random(0).shuffle(deck)
+    line = list(solve("pyramid", None, 0, deck=deck).actions)
+    texts = [*line[:6], "resign"]
+    found = turning_point("pyramid", None, 0, texts, deck=deck)
+    assert found.point is not None and (found.point.step, found.point.played) == (6, "resign")
+    figures = curve("pyramid", None, 0, texts, deck=deck, samples=6, node_limit=1_000)
+    assert len(figures) == len(texts) + 1 and figures[-1].percent == 0
+
+
 def test_bad_input_is_refused_in_words() -> None:
     with pytest.raises(ValueError, match="no solver for 'triad'"):
         turning_point("triad", None, 1, [])
     with pytest.raises(ValueError, match="no solver for 'triad'"):
         curve("triad", None, 1, [])
+    with pytest.raises(ValueError, match="node_limit must be at least 1"):
+        turning_point("pyramid", None, 2, [], node_limit=0)
     with pytest.raises(ReplayError) as error:
         turning_point("pyramid", None, 2, ["draw", "Ks+Kh"])
     assert error.value.index == 1
