@@ -113,6 +113,9 @@ def test_the_switch_refuses_a_forged_form_and_leads_only_to_this_site() -> None:
     assert "odds_meter" not in client.session
     away = client.post("/games/odds/", {"show": "1", "next": "//evil.example/"})
     assert away.status_code == 302 and away.url == "/play/"
+    for word in ("1", "[-1]", "game"):  # a relative address, not a view's name (make fuzz)
+        bare = client.post("/games/odds/", {"show": "1", "next": word})
+        assert bare.status_code == 302 and bare.url == word
     assert client.get("/games/odds/").status_code == 405
     guarded = Client(enforce_csrf_checks=True)
     assert guarded.post("/games/odds/", {"show": "1"}).status_code == 403
