@@ -45,6 +45,8 @@ def test_the_panel_asks_then_shows_the_chart_and_the_move_that_lost_the_deal() -
     owner = person("olga")
     record, line = thrown_away(Player(user=owner, token="o"))
     client = signed_in(owner)
+    end = client.get(f"/games/{record.pk}/").content.decode()
+    assert f'href="/games/{record.pk}/replay/#where-lost"' in end  # the end panel leads there
     page = client.get(f"/games/{record.pk}/replay/").content.decode()
     assert 'data-testid="where-lost-working"' in page
     assert f'data-hx-get="/games/{record.pk}/analysis/"' in page  # asks again until it is there
