@@ -8,7 +8,8 @@ move after which the deal could no longer be won.
     found.point          # TurningPoint(step, played, instead) when LOST_AT, else None
 
 A game is given as the site replays it: ``engine.replay(config, seed, texts, deck=deck)``;
-step ``k`` is the position before move ``k`` (0-based), so the last step follows the last move.
+step ``k`` is the position before move ``k`` (0-based), so the last step follows the last move
+(a player counts moves from 1: step ``k``'s move is their move ``k + 1``).
 
 The curve is the player's own figure (``odds.chance`` on ``engine.view(state, 0)``, LP-11):
 it sees only what the player saw, so it may well stay high past the turning point, which is
@@ -45,7 +46,11 @@ __all__ = [
 ]
 
 TURNING_POINT_NODES = 5_000_000
-"""Positions each full-knowledge solve may examine before its verdict counts as unknown."""
+"""Positions each full-knowledge solve may examine before its verdict counts as unknown:
+at most about 0.3 s of Pyramid search or 0.9 s of Tri-Peaks (16 and 5.7 million positions
+a second, whole deals, 2-core machine), and a game needs 2 + log2(moves) solves at most.
+Over 40 lost games of real play (bench/where_lost.py) none was left unknown and the
+slowest took 61 ms; the curve of the same games took 1.2 s at the median, 2.3 s at p95."""
 
 
 class Outcome(enum.Enum):
