@@ -15,6 +15,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.html import format_html_join
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.templatetags.player_names import player_name
@@ -160,7 +161,9 @@ def where_lost(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     _enter_or_404(request, record)
     reason = _closed_reason(request, record)
     if reason or not analysis.wanted(record):
-        return _closed(request, reason or "This game has no analysis.")
+        return _closed(
+            request, reason or gettext("This game has no analysis: only a finished solitaire game has one.")
+        )
     return render(request, "games/partials/where_lost.html", where_lost_context(record))
 
 
