@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
 
 from games import kinds
 from games.models import GameAnalysis, GameRecord
@@ -42,7 +43,7 @@ def ask(record: GameRecord) -> None:
 
 def work_out(record_id: int) -> GameAnalysis | None:
     """Solves the finished game ``record_id`` as it stands and keeps what was found; None if it
-    is not a finished solitaire game (an undo may have reopened it)."""
+    is not a finished solitaire game (an undo may have reopened it), or is gone."""
     from games.engine.solver import analysis
 
     record = GameRecord.objects.filter(pk=record_id).first()
@@ -53,17 +54,21 @@ def work_out(record_id: int) -> GameAnalysis | None:
     figures = analysis.curve(*deal, deck=record.deck)
     found = analysis.turning_point(*deal, deck=record.deck)
     point = found.point
-    analysed, _ = GameAnalysis.objects.update_or_create(
-        record=record,
-        defaults={
-            "version": record.version,
-            "chances": [[odds.percent, odds.margin, odds.exact, odds.unknown] for odds in figures],
-            "outcome": found.outcome.value,
-            "turning_point": None
-            if point is None
-            else {"step": point.step, "played": point.played, "instead": point.instead},
-        },
-    )
+    try:
+        with transaction.atomic():
+            analysed, _ = GameAnalysis.objects.update_or_create(
+                record=record,
+                defaults={
+                    "version": record.version,
+                    "chances": [[odds.percent, odds.margin, odds.exact, odds.unknown] for odds in figures],
+                    "outcome": found.outcome.value,
+                    "turning_point": None
+                    if point is None
+                    else {"step": point.step, "played": point.played, "instead": point.instead},
+                },
+            )
+    except IntegrityError:
+        return None  # the game was deleted while it was solved: nothing to keep
     return analysed
 
 

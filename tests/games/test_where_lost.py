@@ -85,6 +85,24 @@ def test_an_undo_leaves_the_analysis_behind_and_a_won_game_says_so() -> None:
     assert "Won: the deal was winnable at every move." in panel
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_game_deleted_while_it_is_solved_leaves_nothing_and_raises_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.engine.solver import analysis as engine_analysis
+
+    record, _line = thrown_away(Player(user=person("olga"), token="o"))
+    solve_curve = engine_analysis.curve
+
+    def curve_then_gone(*args: Any, **kwargs: Any) -> Any:
+        figures = solve_curve(*args, **kwargs)
+        GameRecord.objects.filter(pk=record.pk).delete()  # as a test's flush did under the task
+        return figures
+
+    monkeypatch.setattr(engine_analysis, "curve", curve_then_gone)
+    assert analysis.work_out(record.pk) is None and not GameAnalysis.objects.exists()
+
+
 def test_closed_wherever_the_replay_is(steady_day: dt.date) -> None:
     owner = person("olga")
     record, _line = thrown_away(Player(user=owner, token="o"))
