@@ -40,6 +40,20 @@ def artifacts_dir() -> Path:
     return ARTIFACTS
 
 
+SIZES: dict[str, Any] = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+"""The two screens every page is looked at on (Playwright ``ViewportSize``s)."""
+
+
+def shoot(page: Any, name: str) -> None:
+    """A full-page screenshot of ``page`` at each of ``SIZES`` (``<name>-<size>.png``), and
+    nothing wider than the viewport at either; the page is left at the desktop size."""
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.screenshot(path=str(artifacts_dir() / f"{name}-{size}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
+    page.set_viewport_size(SIZES["desktop"])
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

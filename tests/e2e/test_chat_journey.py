@@ -9,30 +9,25 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Page, expect
 
 from games.core import move_path
 from games.core.snapshots import state_of
 from games.engine import get_engine
 from games.live import tables
 from games.models import GameRecord, Table
+from tests import support
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
-from tests.support import artifacts_dir
+from tests.support import SIZES, artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LIVE_MS = 15_000
 """What arrives over a socket may take this long on a loaded machine (2 cores, many servers)."""
-SIZES = {"desktop": ViewportSize(width=1366, height=900), "phone": ViewportSize(width=390, height=844)}
 
 
 def shoot(page: Page, name: str) -> None:
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.locator("#table-chat").scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts_dir() / f"chat-{name}-{size}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
-    page.set_viewport_size(SIZES["desktop"])
+    support.shoot(page, f"chat-{name}")
 
 
 def deal() -> tuple[Table, Any, Any, Any]:

@@ -14,22 +14,17 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Table
+from tests import support
 from tests.accounts.test_closing import PASSWORD, person, rated_game
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
-from tests.support import artifacts_dir
+from tests.support import SIZES, artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SIZES = {"1366x900": {"width": 1366, "height": 900}, "390x844": {"width": 390, "height": 844}}
 
 
 def shoot(page: Page, name: str) -> None:
-    """Both sizes; the phone's page is no wider than the phone."""
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(artifacts_dir() / f"closing-{name}-{size}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
-    page.set_viewport_size(SIZES["1366x900"])
+    support.shoot(page, f"closing-{name}")
 
 
 def test_a_person_takes_their_data_and_leaves_and_their_games_stay(live_site: str, new_context: Any) -> None:
@@ -75,7 +70,7 @@ def test_a_person_takes_their_data_and_leaves_and_their_games_stay(live_site: st
     assert "leaver_e2e" not in theirs.locator("main").inner_text()
     theirs.screenshot(path=str(artifacts_dir() / "closing-opponents-replay.png"), full_page=True)
 
-    visitor = new_context(viewport=SIZES["390x844"]).new_page()
+    visitor = new_context(viewport=SIZES["phone"]).new_page()
     visitor.goto(live_site + "/accounts/signup/")
     visitor.get_by_label("Username").fill("Leaver_E2E")
     visitor.get_by_label("E-mail").fill("someone@example.com")

@@ -13,13 +13,12 @@ from playwright.sync_api import Page, expect
 from accounts.models import Follow, Presence, User
 from games.live import tables, turn_clocks
 from games.models import Table
+from tests import support
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
-from tests.support import artifacts_dir
 from tests.tournaments.support import person
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 PRESENCE_WAIT_S = 15
 
 
@@ -37,13 +36,7 @@ def present_at(user: User, table_id: int) -> bool:
 
 
 def shoot(page: Page, name: str) -> None:
-    """Both sizes; the phone's page is no wider than the phone."""
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(artifacts_dir() / f"friends-{name}-{size}.png"), full_page=True)
-        if size == "phone":
-            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], name
-    page.set_viewport_size(SIZES["desktop"])
+    support.shoot(page, f"friends-{name}")
 
 
 def test_alice_follows_bob_and_sees_him_online_at_his_table_then_watches(

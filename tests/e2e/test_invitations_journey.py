@@ -10,28 +10,22 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Invitation, Table
+from tests import support
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
-from tests.support import artifacts_dir
 from tests.tournaments.support import person
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LIVE_MS = 15_000
 """What arrives over a socket may take this long on a loaded machine (2 cores, many servers)."""
-SIZES = {"desktop": ViewportSize(width=1366, height=900), "phone": ViewportSize(width=390, height=844)}
 
 
 def shoot(page: Page, name: str) -> None:
-    """A screenshot at each size, and nothing wider than the viewport at either."""
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(artifacts_dir() / f"invitations-{name}-{size}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
-    page.set_viewport_size(SIZES["desktop"])
+    support.shoot(page, f"invitations-{name}")
 
 
 def status_of(name: str) -> str:

@@ -8,14 +8,13 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import ViewportSize, expect
+from playwright.sync_api import expect
 
 from tests.e2e.test_accessibility import axe_violations
 from tests.e2e.test_solitaire_play import new_deal
-from tests.support import artifacts_dir
+from tests.support import SIZES, artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SIZES = {"desktop": ViewportSize(width=1366, height=900), "phone": ViewportSize(width=390, height=844)}
 FIGURE = re.compile(r"^\d{1,3}%$")
 READ = re.compile(r"/games/\d+/odds/$")
 """The meter's figure (the switch is ``/games/odds/``)."""

@@ -7,24 +7,18 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Page, expect
 
+from tests import support
 from tests.e2e.test_daily_journey import sign_up
-from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LIVE_MS = 15_000
 """What arrives over a socket may take this long on a loaded machine (2 cores, many servers)."""
-SIZES = {"desktop": ViewportSize(width=1366, height=900), "phone": ViewportSize(width=390, height=844)}
 
 
 def shoot(page: Page, name: str) -> None:
-    """A screenshot at each size, and nothing wider than the viewport at either."""
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(artifacts_dir() / f"private-table-{name}-{size}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
-    page.set_viewport_size(SIZES["desktop"])
+    support.shoot(page, f"private-table-{name}")
 
 
 def test_a_private_table_is_reached_by_its_copied_link_only(

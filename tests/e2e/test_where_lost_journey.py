@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import ViewportSize, expect
+from playwright.sync_api import expect
 
 from games.core.players import Player
 from games.solitaire import analysis
@@ -16,10 +16,9 @@ from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
 from tests.games.test_daily_integrity import person
 from tests.games.test_where_lost import thrown_away
-from tests.support import artifacts_dir
+from tests.support import SIZES, artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SIZES = {"desktop": ViewportSize(width=1366, height=900), "phone": ViewportSize(width=390, height=844)}
 
 
 def test_the_replay_shows_where_the_game_was_lost_once_worked_out(live_site: str, new_context: Any) -> None:

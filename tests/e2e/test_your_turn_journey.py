@@ -14,23 +14,16 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Table, Turn
+from tests import support
 from tests.accounts.turn_support import game_waiting_for, person, play_one
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
-from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 def shoot(page: Page, name: str) -> None:
-    """Both sizes; the phone's page is no wider than the phone."""
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.screenshot(path=str(artifacts_dir() / f"your-turn-{name}-{size}.png"), full_page=True)
-        if size == "phone":
-            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], name
-    page.set_viewport_size(SIZES["desktop"])
+    support.shoot(page, f"your-turn-{name}")
 
 
 def bob_hands_her_the_turn(alice: User, bob: User) -> Table:
