@@ -21,10 +21,9 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
 from games import kinds
-from games.core.players import Player
 from games.models import GameRecord
 from games.solitaire import meter
-from games.solitaire.views import player_key
+from games.solitaire.views import _viewer, player_key
 from web.http import HtmxHttpRequest
 
 METER_RATE = "120/m"
@@ -42,7 +41,7 @@ def _prepare(request: HtmxHttpRequest, game_id: int) -> HttpResponse | tuple[Gam
     record = GameRecord.objects.filter(pk=game_id, game__in=kinds.SOLITAIRE_SLUGS).first()
     if record is None:
         return render(request, PARTIAL, {"refusal": _("There is no such game.")}, status=404)
-    refusal = meter.refusal(record, Player.from_request(request))
+    refusal = meter.refusal(record, _viewer(request))  # a GET starts no session
     if refusal:
         return render(request, PARTIAL, {"refusal": refusal})
     limited = any(

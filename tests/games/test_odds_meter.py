@@ -72,6 +72,9 @@ def test_refused_wherever_a_hint_is(steady_day: dt.date) -> None:
     casual = services.start_solitaire(game="pyramid", player=player, seed=777)
     assert "player only" in refusal(casual, signed_in(other))
     assert "player only" in refusal(casual, Client())
+    visitor = Client()
+    visitor.get(odds_url(casual), **HTMX)
+    assert "sessionid" not in visitor.cookies  # a GET writes no session row
     ranked = services.start_daily(daily=deal("pyramid", steady_day), player=player)
     assert ranked.ranked and "casual games only" in refusal(ranked)
     as_daily(casual, steady_day)  # its number is today's daily deal of the other game (LP-6)
