@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from games import kinds
 from games.models import GameAnalysis, GameRecord
@@ -43,7 +43,8 @@ def ask(record: GameRecord) -> None:
 
 def work_out(record_id: int) -> GameAnalysis | None:
     """Solves the finished game ``record_id`` as it stands and keeps what was found; None if it
-    is not a finished solitaire game (an undo may have reopened it), or is gone."""
+    is not a finished solitaire game (an undo may have reopened it), or moved on or went while
+    it was solved."""
     from games.engine.solver import analysis
 
     record = GameRecord.objects.filter(pk=record_id).first()
@@ -54,21 +55,24 @@ def work_out(record_id: int) -> GameAnalysis | None:
     figures = analysis.curve(*deal, deck=record.deck)
     found = analysis.turning_point(*deal, deck=record.deck)
     point = found.point
-    try:
-        with transaction.atomic():
-            analysed, _ = GameAnalysis.objects.update_or_create(
-                record=record,
-                defaults={
-                    "version": record.version,
-                    "chances": [[odds.percent, odds.margin, odds.exact, odds.unknown] for odds in figures],
-                    "outcome": found.outcome.value,
-                    "turning_point": None
-                    if point is None
-                    else {"step": point.step, "played": point.played, "instead": point.instead},
-                },
-            )
-    except IntegrityError:
-        return None  # the game was deleted while it was solved: nothing to keep
+    with transaction.atomic():
+        # The game's row first, then the analysis's: the order a flush or a cascade of the two
+        # tables takes them in (the other order deadlocked a test database's flush in CI). Kept
+        # only for the game as it was solved: not if it has moved on, or is gone, meanwhile.
+        still = GameRecord.objects.select_for_update().filter(pk=record.pk, version=record.version)
+        if not list(still.values_list("pk", flat=True)):
+            return None
+        analysed, _ = GameAnalysis.objects.update_or_create(
+            record=record,
+            defaults={
+                "version": record.version,
+                "chances": [[odds.percent, odds.margin, odds.exact, odds.unknown] for odds in figures],
+                "outcome": found.outcome.value,
+                "turning_point": None
+                if point is None
+                else {"step": point.step, "played": point.played, "instead": point.instead},
+            },
+        )
     return analysed
 
 
