@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -141,6 +142,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+def worker_name() -> str:
+    """The suite's Celery worker for this test process, as Celery's remote control names it."""
+    return f"test-{os.getpid()}@{socket.gethostname()}"
+
+
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker process on the test database and the test Redis."""
@@ -164,7 +170,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
             "--queues",
             settings.CELERY_TASK_DEFAULT_QUEUE,
             "--hostname",
-            f"test-{os.getpid()}@%h",
+            worker_name(),
         ],
         cwd=BASE_DIR,
         env=service_env(),
@@ -182,6 +188,28 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
     yield process
     stop_process(process)
     log.close()
+
+
+@pytest.fixture
+def worker_runs_nothing(celery_worker: subprocess.Popen[bytes]) -> Iterator[None]:
+    """The suite's Celery worker takes no task during the test, for tests that migrate the
+    test database back: a task an earlier test left waiting (a table's clock) would read
+    columns the old schema lacks. Those waiting are revoked: their rows are flushed already."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    queue, name = settings.CELERY_TASK_DEFAULT_QUEUE, [worker_name()]
+    # A solo worker answers between tasks only, so this reply also waits out the running one.
+    app.control.cancel_consumer(queue, destination=name, reply=True, timeout=30)
+    inspect = app.control.inspect(destination=name, timeout=30)
+    scheduled, reserved = (inspect.scheduled() or {}).values(), (inspect.reserved() or {}).values()
+    waiting = [entry["request"]["id"] for entries in scheduled for entry in entries]
+    waiting += [request["id"] for requests in reserved for request in requests]
+    if waiting:
+        app.control.revoke(waiting, destination=name, reply=True, timeout=30)
+    yield
+    app.control.add_consumer(queue, destination=name, reply=True, timeout=30)
 
 
 @pytest.fixture(scope="session")

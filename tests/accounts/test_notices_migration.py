@@ -23,7 +23,7 @@ AFTER = ("accounts", "0008_notices_about")
 
 
 @pytest.fixture
-def migrated_back_later(transactional_db: None) -> Iterator[None]:
+def migrated_back_later(worker_runs_nothing: None, transactional_db: None) -> Iterator[None]:
     """The test migrates back once its games and tournaments are made; forward again after it."""
     yield
     call_command("migrate", verbosity=0)

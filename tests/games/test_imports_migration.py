@@ -24,7 +24,7 @@ def models_at(node: tuple[str, str]) -> Any:
 
 
 @pytest.fixture
-def games_at_0014(transactional_db: None) -> Iterator[None]:
+def games_at_0014(worker_runs_nothing: None, transactional_db: None) -> Iterator[None]:
     call_command("migrate", *BEFORE, verbosity=0)
     yield
     call_command("migrate", verbosity=0)
