@@ -619,3 +619,29 @@ class SiteOutage(models.Model):
     @property
     def duration_seconds(self) -> float:
         return (self.resumed_at - self.down_since).total_seconds()
+
+
+class GameAnalysis(models.Model):
+    """What the solver found about a finished solitaire game (issue 46, LP-11), worked out by
+    a task the first time its replay is shown (``games.solitaire.analysis``): the player's
+    chance to win after each move, from their view, and where the deal stopped being winnable
+    with every card known. Of the game as it stood at ``version``: an undo that reopens the
+    game leaves it behind, and the game's next replay works it out again."""
+
+    record = models.OneToOneField(
+        GameRecord, primary_key=True, on_delete=models.CASCADE, related_name="analysis"
+    )
+    version = models.PositiveIntegerField(help_text="The game's version the figures are of.")
+    chances = models.JSONField(
+        help_text="Per step from the deal: [percent or null, margin or null, exact, unknown samples]."
+    )
+    outcome = models.CharField(
+        max_length=16, help_text="lost at, won, never winnable, still winnable or unknown (never guessed)."
+    )
+    turning_point = models.JSONField(
+        null=True, blank=True, help_text='{"step": n, "played": move, "instead": move} when lost at a move.'
+    )
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.record_id} at version {self.version}"

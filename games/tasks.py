@@ -30,6 +30,15 @@ def create_daily_challenges(days_ahead: int = 2) -> list[str]:
     return made
 
 
+@shared_task
+def analyse_solitaire_game(record_id: int) -> bool:
+    """Where a finished solitaire game was lost (issue 46), for its replay: a few seconds of
+    solving. Whether there was a game to work out."""
+    from games.solitaire import analysis
+
+    return analysis.work_out(record_id) is not None
+
+
 @shared_task(acks_late=True)
 def advance_table(game_id: int, version: int) -> bool:
     """The move due at ``version`` (bot, turn clock, tie replay); a no-op if the game moved on."""

@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/odds/", meter_views.odds_switch, name="odds_switch"),
     path("games/<int:game_id>/solution/", views.solution, name="game_solution"),
     path("games/<int:game_id>/replay/", replay_pages.replay, name="replay"),
+    path("games/<int:game_id>/analysis/", replay_pages.where_lost, name="where_lost"),
     path("games/<int:game_id>/export.json", replay_pages.export, name="game_export"),
     path("games/<int:game_id>/continue/", replay_pages.continue_game, name="game_continue"),
     path("games/import/", replay_pages.import_game, name="game_import"),

@@ -306,9 +306,13 @@ def main(argv: list[str] | None = None) -> int:
         # today's daily deals are dealt here, before the site answers (a second or so).
         supervisor.run_once("dealing the daily challenges", [python, "manage.py", "create_daily_challenges"])
         start_daphne(supervisor, bin_dir, args.host, args.port, args.workers)
+        celery_worker = [str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO"]
+        supervisor.start("celery worker", [*celery_worker, "--concurrency", "2"])
+        # Analysis (seconds of solving a game) waits in its own queue for a worker of its own,
+        # one at a time: a table's clock never waits behind it.
         supervisor.start(
-            "celery worker",
-            [str(bin_dir / "celery"), "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
+            "celery analysis worker",
+            [*celery_worker, "--concurrency", "1", "--queues", "analysis", "--hostname", "analysis@%h"],
         )
         supervisor.start(
             "celery beat",

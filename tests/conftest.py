@@ -9,6 +9,7 @@ server it talked to logs an exception it did not expect (``server_logs_stay_clea
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -142,74 +143,83 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def worker_name() -> str:
-    """The suite's Celery worker for this test process, as Celery's remote control names it."""
-    return f"test-{os.getpid()}@{socket.gethostname()}"
+RUNNING_WORKERS: dict[str, str] = {}
+"""The suite's Celery workers running in this test process: name (as remote control knows it)
+to the queue it takes tasks from."""
+
+
+@contextlib.contextmanager
+def suite_worker(role: str, queue: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker process (solo: one task at a time) on the test database and the
+    test Redis, taking tasks from ``queue``; its log is ``celery-<role>.log``."""
+    from config.celery import app
+
+    name = f"{role}-{os.getpid()}@{socket.gethostname()}"
+    path = artifacts_dir() / f"celery-{role}.log"
+    argv = [str(BIN / "celery"), "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"]
+    argv += ["--without-gossip", "--without-mingle", "--queues", queue, "--hostname", name]
+    with open(path, "wb") as log:
+        process = subprocess.Popen(
+            argv,
+            cwd=BASE_DIR,
+            env=service_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while not app.control.ping(destination=[name], timeout=0.5):
+            if process.poll() is not None or time.monotonic() > deadline:
+                stop_process(process)
+                raise RuntimeError(f"the Celery {role} did not start; see {path}")
+        RUNNING_WORKERS[name] = queue
+        try:
+            yield process
+        finally:
+            del RUNNING_WORKERS[name]
+            stop_process(process)
 
 
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker process on the test database and the test Redis."""
+    """The suite's Celery worker: tables' clocks and bots, tournaments, notices."""
     from django.conf import settings
 
-    from config.celery import app
+    with suite_worker("worker", settings.CELERY_TASK_DEFAULT_QUEUE) as process:
+        yield process
 
-    log = open(artifacts_dir() / "celery-worker.log", "wb")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(
-        [
-            str(BIN / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--queues",
-            settings.CELERY_TASK_DEFAULT_QUEUE,
-            "--hostname",
-            worker_name(),
-        ],
-        cwd=BASE_DIR,
-        env=service_env(),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while not app.control.ping(timeout=0.5):
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop_process(process)
-            raise RuntimeError(
-                f"the Celery worker did not start; see {artifacts_dir() / 'celery-worker.log'}"
-            )
-    yield process
-    stop_process(process)
-    log.close()
+
+@pytest.fixture(scope="session")
+def analysis_worker(celery_worker: subprocess.Popen[bytes]) -> Iterator[subprocess.Popen[bytes]]:
+    """The worker of the analysis queue (seconds of solving a game), as the site runs one apart:
+    started only for the tests that need an analysis worked out. Until then what other tests
+    ask for waits in its queue; their games are gone by the time it runs, so it finds nothing."""
+    from django.conf import settings
+
+    with suite_worker("analysis-worker", settings.ANALYSIS_QUEUE) as process:
+        yield process
 
 
 @pytest.fixture
 def worker_runs_nothing(celery_worker: subprocess.Popen[bytes]) -> Iterator[None]:
-    """The suite's Celery worker takes no task during the test, for tests that migrate the
+    """The suite's Celery workers take no task during the test, for tests that migrate the
     test database back: a task an earlier test left waiting (a table's clock) would read
     columns the old schema lacks. Those waiting are revoked: their rows are flushed already."""
-    from django.conf import settings
-
     from config.celery import app
 
-    queue, name = settings.CELERY_TASK_DEFAULT_QUEUE, [worker_name()]
-    # A solo worker answers between tasks only, so this reply also waits out the running one.
-    app.control.cancel_consumer(queue, destination=name, reply=True, timeout=30)
-    inspect = app.control.inspect(destination=name, timeout=30)
+    held = dict(RUNNING_WORKERS)
+    for name, queue in held.items():
+        # A solo worker answers between tasks only, so this reply also waits out the running one.
+        app.control.cancel_consumer(queue, destination=[name], reply=True, timeout=30)
+    inspect = app.control.inspect(destination=list(held), timeout=30)
     scheduled, reserved = (inspect.scheduled() or {}).values(), (inspect.reserved() or {}).values()
     waiting = [entry["request"]["id"] for entries in scheduled for entry in entries]
     waiting += [request["id"] for requests in reserved for request in requests]
     if waiting:
-        app.control.revoke(waiting, destination=name, reply=True, timeout=30)
+        app.control.revoke(waiting, destination=list(held), reply=True, timeout=30)
     yield
-    app.control.add_consumer(queue, destination=name, reply=True, timeout=30)
+    for name, queue in held.items():
+        app.control.add_consumer(queue, destination=[name], reply=True, timeout=30)
 
 
 @pytest.fixture(scope="session")
@@ -278,7 +288,7 @@ def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         context.close()
 
 
-SERVER_FIXTURES = {"celery_worker", "live_site"}
+SERVER_FIXTURES = {"celery_worker", "analysis_worker", "live_site"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here

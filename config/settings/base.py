@@ -180,6 +180,10 @@ CELERY_RESULT_EXPIRES = timedelta(hours=1)
 CELERY_TASK_ACKS_LATE = True  # a task whose worker dies mid-run is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Analysis (where a solitaire game was lost, a table game's odds: seconds of solving each) has
+# a queue and a worker of its own, so that a table's clock or bot never waits behind it.
+ANALYSIS_QUEUE = "analysis"
+CELERY_TASK_ROUTES = {"games.tasks.analyse_*": {"queue": ANALYSIS_QUEUE}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")

@@ -18,6 +18,8 @@ ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
 # Two test runs may share one Redis (a developer's and CI's): each worker takes tasks
 # only from the queue named after its own test database.
 CELERY_TASK_DEFAULT_QUEUE = f"tasks-{DATABASES['default']['TEST']['NAME']}"
+ANALYSIS_QUEUE = f"analysis-{DATABASES['default']['TEST']['NAME']}"
+CELERY_TASK_ROUTES = {"games.tasks.analyse_*": {"queue": ANALYSIS_QUEUE}}
 
 TABLE_BOT_DELAY_S = 0.05
 TABLE_TIE_REPLAY_DELAY_S = 0.3

@@ -15,6 +15,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.html import format_html_join
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.templatetags.player_names import player_name
@@ -28,7 +29,7 @@ from games.live import table_access
 from games.live.table_presenter import game_area
 from games.models import DailyChallenge, GameRecord, Table
 from games.replays import replays
-from games.solitaire import services
+from games.solitaire import analysis, services
 from games.stats import selectors
 from web.http import HtmxHttpRequest
 from web.numbers import whole_number
@@ -103,9 +104,12 @@ class _NamedSeat:
         self.number, self.name = number, name
 
 
-def _render_replay(request: HtmxHttpRequest, source: replays.ReplaySource, base_url: str) -> HttpResponse:
+def _render_replay(
+    request: HtmxHttpRequest, source: replays.ReplaySource, base_url: str, **extra: Any
+) -> HttpResponse:
     context = replay_context(source, _step(request, source), _perspective(request, source))
     context["base_url"] = base_url
+    context.update(extra)
     template = "games/partials/replay_step.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
 
@@ -139,7 +143,64 @@ def replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     reason = _closed_reason(request, record)
     if reason:
         return _closed(request, reason)
-    return _render_replay(request, replays.from_record(record), record.get_absolute_url() + "replay/")
+    panel = None
+    if not request.htmx and analysis.wanted(record):
+        panel = where_lost_context(record)
+        if panel["analysed"] is None:
+            analysis.ask(record)  # for the panel, which asks until it is there
+    return _render_replay(
+        request, replays.from_record(record), record.get_absolute_url() + "replay/", where_lost=panel
+    )
+
+
+@require_safe
+def where_lost(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """``/games/<id>/analysis/``: the replay's panel of a finished solitaire game, once the
+    task has worked it out (htmx asks every few seconds until then); closed as its replay is."""
+    record = get_object_or_404(GameRecord.objects.select_related("imported_by"), pk=game_id)
+    _enter_or_404(request, record)
+    reason = _closed_reason(request, record)
+    if reason or not analysis.wanted(record):
+        return _closed(
+            request, reason or gettext("This game has no analysis: only a finished solitaire game has one.")
+        )
+    return render(request, "games/partials/where_lost.html", where_lost_context(record))
+
+
+def where_lost_context(record: GameRecord) -> dict[str, Any]:
+    """What the panel shows: the chart and the turning point, or that it is being worked out."""
+    analysed = analysis.kept(record)
+    if analysed is None:
+        return {"record": record, "analysed": None}
+    drawn = analysis.steps(analysed)
+    point = analysed.turning_point
+    spec = kinds.get_solitaire(record.game)
+    context: dict[str, Any] = {
+        "record": record,
+        "analysed": analysed,
+        "steps": drawn,
+        "lines": analysis.polylines(drawn),
+        "chart": {
+            "width": analysis.WIDTH,
+            "height": analysis.HEIGHT,
+            "left": analysis.LEFT,
+            "right": analysis.WIDTH - analysis.RIGHT,
+            "top": analysis.TOP,
+            "bottom": analysis.HEIGHT - analysis.BOTTOM,
+            "y50": analysis.y_of(50),
+            "last": len(drawn) - 1,
+        },
+        "outcome": analysed.outcome,
+    }
+    if point is not None:
+        context["point"] = {
+            "move": point["step"] + 1,
+            "step": point["step"],
+            "x": drawn[point["step"]].x,
+            "played": spec.describe_action(point["played"]),
+            "instead": spec.describe_action(point["instead"]),
+        }
+    return context
 
 
 def _finished_daily(game: str, date: str) -> DailyChallenge:

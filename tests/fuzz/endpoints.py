@@ -624,6 +624,7 @@ GET_ONLY = frozenset(
         "game_solution",
         "game_odds",  # the meter's figure: GET only (a JSON-free htmx fragment), 405 otherwise
         "replay",
+        "where_lost",
         "game_export",
         "daily_solution_replay",
         "daily",
