@@ -143,9 +143,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-RUNNING_WORKERS: dict[str, str] = {}
-"""The suite's Celery workers running in this test process: name (as remote control knows it)
-to the queue it takes tasks from."""
+def worker_name(role: str) -> str:
+    """A suite worker of this test process, as Celery's remote control names it."""
+    return f"{role}-{os.getpid()}@{socket.gethostname()}"
 
 
 @contextlib.contextmanager
@@ -154,11 +154,11 @@ def suite_worker(role: str, queue: str) -> Iterator[subprocess.Popen[bytes]]:
     test Redis, taking tasks from ``queue``; its log is ``celery-<role>.log``."""
     from config.celery import app
 
-    name = f"{role}-{os.getpid()}@{socket.gethostname()}"
+    name = worker_name(role)
     path = artifacts_dir() / f"celery-{role}.log"
     argv = [str(BIN / "celery"), "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"]
     argv += ["--without-gossip", "--without-mingle", "--queues", queue, "--hostname", name]
-    with open(path, "wb") as log:
+    with open(path, "ab") as log:  # appended: the analysis queue's worker starts once per test
         process = subprocess.Popen(
             argv,
             cwd=BASE_DIR,
@@ -172,11 +172,9 @@ def suite_worker(role: str, queue: str) -> Iterator[subprocess.Popen[bytes]]:
             if process.poll() is not None or time.monotonic() > deadline:
                 stop_process(process)
                 raise RuntimeError(f"the Celery {role} did not start; see {path}")
-        RUNNING_WORKERS[name] = queue
         try:
             yield process
         finally:
-            del RUNNING_WORKERS[name]
             stop_process(process)
 
 
@@ -189,37 +187,42 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[sub
         yield process
 
 
-@pytest.fixture(scope="session")
-def analysis_worker(celery_worker: subprocess.Popen[bytes]) -> Iterator[subprocess.Popen[bytes]]:
-    """The worker of the analysis queue (seconds of solving a game), as the site runs one apart:
-    started only for the tests that need an analysis worked out. Until then what other tests
-    ask for waits in its queue; their games are gone by the time it runs, so it finds nothing."""
+@pytest.fixture
+def analysis_worker(django_db_setup: None) -> Iterator[subprocess.Popen[bytes]]:
+    """A worker of the analysis queue (seconds of solving a game), as the site runs one apart,
+    for one test: kept running, it would work out every game other tests finish, on cores
+    they need. What they asked for meanwhile is purged first (their games are gone)."""
     from django.conf import settings
 
+    from config.celery import app
+
+    with app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(settings.ANALYSIS_QUEUE)
     with suite_worker("analysis-worker", settings.ANALYSIS_QUEUE) as process:
         yield process
 
 
 @pytest.fixture
 def worker_runs_nothing(celery_worker: subprocess.Popen[bytes]) -> Iterator[None]:
-    """The suite's Celery workers take no task during the test, for tests that migrate the
+    """The suite's Celery worker takes no task during the test, for tests that migrate the
     test database back: a task an earlier test left waiting (a table's clock) would read
-    columns the old schema lacks. Those waiting are revoked: their rows are flushed already."""
+    columns the old schema lacks. Those waiting are revoked: their rows are flushed already.
+    (The analysis queue's worker runs only for the tests that ask for it.)"""
+    from django.conf import settings
+
     from config.celery import app
 
-    held = dict(RUNNING_WORKERS)
-    for name, queue in held.items():
-        # A solo worker answers between tasks only, so this reply also waits out the running one.
-        app.control.cancel_consumer(queue, destination=[name], reply=True, timeout=30)
-    inspect = app.control.inspect(destination=list(held), timeout=30)
+    queue, name = settings.CELERY_TASK_DEFAULT_QUEUE, [worker_name("worker")]
+    # A solo worker answers between tasks only, so this reply also waits out the running one.
+    app.control.cancel_consumer(queue, destination=name, reply=True, timeout=30)
+    inspect = app.control.inspect(destination=name, timeout=30)
     scheduled, reserved = (inspect.scheduled() or {}).values(), (inspect.reserved() or {}).values()
     waiting = [entry["request"]["id"] for entries in scheduled for entry in entries]
     waiting += [request["id"] for requests in reserved for request in requests]
     if waiting:
-        app.control.revoke(waiting, destination=list(held), reply=True, timeout=30)
+        app.control.revoke(waiting, destination=name, reply=True, timeout=30)
     yield
-    for name, queue in held.items():
-        app.control.add_consumer(queue, destination=[name], reply=True, timeout=30)
+    app.control.add_consumer(queue, destination=name, reply=True, timeout=30)
 
 
 @pytest.fixture(scope="session")
