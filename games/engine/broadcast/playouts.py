@@ -1,0 +1,245 @@
+"""The rest of a deal played out by the site's bots, many times over its undealt cards.
+
+``Playouts(game, seed).figure(state, ply)`` is each seat's chance to win the deal ``state``
+belongs to, ``ply`` actions into the game: every card dealt so far is known (all seats'
+hidden cards), the undealt ones are dealt anew, and every remaining decision is the bot's
+(``engine.bot_action``), from that seat's own view and with the seed the site would give it
+at that ply (``bots.bot_seed``), so a bot is a fixed function of its view.
+
+The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` checks each claim):
+
+* **Nothing random before the first card.** From a state, the bots' actions up to the first
+  one that deals an undealt card are the same in every playout: no bot sees an undealt card
+  and their seeds are fixed. So they are played once, and the state reached just before that
+  card (``ply`` included) stands for every step that leads to it: its figure is computed once
+  and shared. When a human's action was the bot's, consecutive steps share a figure this way.
+  When the deal ends before any card is dealt, the figure is exact (one continuation).
+* **A bot's move is looked up, not worked out again**, by its view and ply: ``bot_action`` is
+  a pure function of the view and the seed, and the seed depends on the seat and ply alone.
+* **Exact enumeration of the last cards.** In Triad and Tauron the order of the cards one
+  action deals doesn't matter to anything after it (a hand and a board are valued, and read
+  by the bots, as multisets: ``Table.order_free``), so when the rest of a deal holds few
+  enough distinct multisets of dealt cards (at most ``ENUMERATION_LIMIT`` continuations in
+  all), each is played once with its exact probability: the figure is exact, margin 0.
+* **Adaptive sampling** otherwise: batches of ``BATCH`` playouts, each from its own uniform
+  order of the undealt cards (seeded from the game's seed, the ply and the playout's number),
+  until every seat's margin is at most ``MARGIN_GOAL`` points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from games.engine import get_engine
+from games.engine.bots import bot_seed
+from games.engine.broadcast.tables import Table
+from games.engine.rng import derive_seed, shuffled
+from games.engine.solver.odds import Z_95
+
+MARGIN_GOAL = 3
+"""Points either side of a sampled figure (95% Wilson interval, rounded outwards) that
+sampling stops at, for every seat."""
+BATCH = 100
+"""Playouts between two looks at the margins."""
+MAX_PLAYOUTS = 4000
+"""A guard only: at 4,000 playouts every share's margin is below 1.6 points."""
+ENUMERATION_LIMIT = 1000
+"""The most continuations an exact enumeration may take; past it the figure is sampled
+(a sampled figure takes up to about 1,500 playouts of the same cost)."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Each seat's share of the deal's wins over the playouts, and how it was found."""
+
+    shares: tuple[float, ...]
+    playouts: int
+    """Continuations played: sampled playouts, or enumerated ones when ``exact``."""
+    exact: bool
+    """No sampling: the shares are the chances themselves (margin 0)."""
+
+
+@dataclass(frozen=True)
+class _Random:
+    """Where the bots' deterministic actions stop: the action at ``ply`` from ``state``
+    deals ``size`` undealt cards (-1: it shuffles)."""
+
+    state: Any
+    ply: int
+    size: int
+
+
+class Playouts:
+    """Figures for the states of one game, sharing what one game's steps can share."""
+
+    def __init__(
+        self,
+        game: str,
+        seed: int,
+        table: Table,
+        *,
+        margin_goal: int = MARGIN_GOAL,
+        enumeration_limit: int = ENUMERATION_LIMIT,
+    ) -> None:
+        self.engine = get_engine(game)
+        self.seed = seed
+        self.table = table
+        self.margin_goal = margin_goal
+        self.enumeration_limit = enumeration_limit
+        self.playouts = 0
+        """Continuations played so far, sampled and enumerated, shared figures once."""
+        self._moves: dict[tuple[int, int, tuple[object, ...]], str] = {}
+        self._figures: dict[tuple[int, Any], Figure] = {}
+
+    def figure(self, state: Any, ply: int) -> Figure:
+        """The chances from ``state``, ``ply`` actions into the game, of a deal not yet over."""
+        ahead = self._advance(state, ply)
+        if not isinstance(ahead, _Random):
+            return Figure(tuple(float(share) for share in ahead), 1, True)
+        key = (ahead.ply, ahead.state)
+        known = self._figures.get(key)
+        if known is None:
+            known = self._exact(ahead) or self._sample(ahead)
+            self._figures[key] = known
+        return known
+
+    # ---- one continuation ---------------------------------------------------------------
+
+    def _bot(self, state: Any, ply: int) -> str:
+        seat = self.engine.current_player(state)
+        assert seat is not None, "a deal being played has a seat to act"
+        view = self.engine.view(state, seat)
+        # Every field but config, which is the game's own and a dict (not hashable).
+        key = (ply, seat, tuple(value for name, value in vars(view).items() if name != "config"))
+        move = self._moves.get(key)
+        if move is None:
+            move = self.engine.bot_action(view, bot_seed(self.seed, seat, ply))
+            self._moves[key] = move
+        return move
+
+    def _advance(self, state: Any, ply: int, *, dealing: bool = False) -> tuple[Fraction, ...] | _Random:
+        """Play bots until the deal ends (its shares) or an action would deal an undealt card;
+        ``dealing``: the first action is known to deal, and is played."""
+        deal = self.table.deal(state)
+        while True:
+            after = self.engine.apply(state, self._bot(state, ply))
+            if self.table.settled(after) or self.table.deal(after) != deal:
+                return self.table.shares(after)
+            size = self.table.dealt(state, after)
+            if size and not dealing:
+                return _Random(state, ply, size)
+            state, ply, dealing = after, ply + 1, False
+
+    def _play(self, state: Any, ply: int) -> tuple[Fraction, ...]:
+        """One playout to the end of the deal, dealing what comes as it comes."""
+        deal = self.table.deal(state)
+        while True:
+            state = self.engine.apply(state, self._bot(state, ply))
+            ply += 1
+            if self.table.settled(state) or self.table.deal(state) != deal:
+                return self.table.shares(state)
+
+    # ---- exact --------------------------------------------------------------------------
+
+    def _exact(self, ahead: _Random) -> Figure | None:
+        """Every multiset of the cards to come, weighted by its probability; ``None`` when the
+        deal's order matters, a shuffle is ahead, or more than ``ENUMERATION_LIMIT``
+        continuations would be needed."""
+        if not self.table.order_free:
+            return None
+        counted = [0]
+        shares = self._enumerate(ahead, self.enumeration_limit, counted)
+        self.playouts += counted[0]
+        if shares is None:
+            return None
+        return Figure(tuple(float(share) for share in shares), counted[0], True)
+
+    def _enumerate(self, ahead: _Random, budget: int, counted: list[int]) -> tuple[Fraction, ...] | None:
+        if ahead.size < 0:
+            return None
+        options = list(_multisets(self.table.undealt(ahead.state), ahead.size))
+        if len(options) > budget:
+            return None
+        total: list[Fraction] = []
+        for weight, cards in options:
+            start = self.table.redeal(ahead.state, cards, ahead.state.seed)
+            after = self._advance(start, ahead.ply, dealing=True)
+            if isinstance(after, _Random):
+                shares = self._enumerate(after, budget // len(options), counted)
+                if shares is None:
+                    return None
+            else:
+                counted[0] += 1
+                shares = after
+            if not total:
+                total = [Fraction(0)] * len(shares)
+            for seat, share in enumerate(shares):
+                total[seat] += weight * share
+        return tuple(total)
+
+    # ---- sampled ------------------------------------------------------------------------
+
+    def _sample(self, ahead: _Random) -> Figure:
+        cards = self.table.undealt(ahead.state)
+        totals: list[float] = []
+        count = 0
+        while count < MAX_PLAYOUTS:
+            for number in range(count, count + BATCH):
+                stream = derive_seed(self.seed, "broadcast", ahead.ply, number)
+                start = self.table.redeal(ahead.state, tuple(shuffled(cards, stream)), stream)
+                shares = self._play(start, ahead.ply)
+                if not totals:
+                    totals = [0.0] * len(shares)
+                for seat, share in enumerate(shares):
+                    totals[seat] += float(share)
+            count += BATCH
+            self.playouts += BATCH
+            if all(margin(total / count, count) <= self.margin_goal for total in totals):
+                break
+        return Figure(tuple(total / count for total in totals), count, False)
+
+
+def _multisets(cards: tuple[str, ...], size: int) -> Iterator[tuple[Fraction, tuple[str, ...]]]:
+    """Each multiset of ``size`` of ``cards`` with the chance that a uniform order deals it
+    first, as a new order: that multiset on top, the rest after it."""
+    counts = sorted(Counter(cards).items())
+    whole = math.comb(len(cards), size)
+
+    def extend(index: int, chosen: tuple[str, ...], ways: int) -> Iterator[tuple[Fraction, tuple[str, ...]]]:
+        if len(chosen) == size:
+            rest = Counter(cards)
+            rest.subtract(chosen)
+            yield Fraction(ways, whole), chosen + tuple(sorted(rest.elements()))
+            return
+        if index == len(counts):
+            return
+        card, have = counts[index]
+        for n in range(min(have, size - len(chosen)), -1, -1):
+            yield from extend(index + 1, chosen + (card,) * n, ways * math.comb(have, n))
+
+    yield from extend(0, (), 1)
+
+
+def percent(share: float) -> int:
+    """A share as whole percent; 0 and 100 only when certain, as the solitaire meter shows."""
+    rounded = math.floor(100 * share + 0.5)
+    if 0 < share < 1:
+        return min(99, max(1, rounded))
+    return rounded
+
+
+def margin(share: float, playouts: int) -> int:
+    """Points either side of ``percent(share)`` that hold the 95% Wilson score interval of a
+    share over ``playouts`` playouts, rounded outwards (the solitaire meter's, ``odds.Odds``)."""
+    n = playouts
+    z = Z_95
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    spread = z * math.sqrt(max(0.0, share * (1 - share)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = max(0.0, centre - spread), min(1.0, centre + spread)
+    shown = percent(share)
+    return math.ceil(round(max(shown - 100 * low, 100 * high - shown), 6))

@@ -1,0 +1,167 @@
+"""What the broadcast playouts need to know of each table game's states.
+
+A playout runs the engine itself (``apply``, ``view``, ``bot_action``); a ``Table`` only
+says where a deal starts and ends, who won it, which cards are not dealt yet and how to
+deal them anew. Every state here is an engine's own frozen state, changed only with
+``dataclasses.replace``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from games.engine.betting import HAND, OVER, PLACE_TIE, TIE_REPLAY
+
+IN, FOLDED, OUT = "in", "folded", "out"
+"""A seat's standing in a deal: still in it, folded (TR-8), or not dealt in (no chips left,
+or not among the seats a tie-replay hand is dealt to)."""
+
+
+class Table(ABC):
+    """One game's deals, as the playouts see them."""
+
+    order_free: bool
+    """Whether the order of the cards one action deals doesn't matter to anything that
+    follows (the engine and its bot read a hand or a board as a multiset): then a deal's
+    cards can be enumerated as multisets (``playouts.enumerate``)."""
+
+    @abstractmethod
+    def deal(self, state: Any) -> tuple[object, ...]:
+        """The deal ``state`` belongs to: one value per deal of the game."""
+
+    @abstractmethod
+    def deal_kind(self, state: Any) -> str:
+        """``hand`` (a blocks game too), ``tie-replay`` or ``place-tie``."""
+
+    @abstractmethod
+    def hand_number(self, state: Any) -> int:
+        """The 1-based hand of a match (blocks: game) the deal belongs to."""
+
+    @abstractmethod
+    def settled(self, state: Any) -> bool:
+        """The deal ``state`` belongs to is over: a tie-replay is waiting, or the game is over."""
+
+    @abstractmethod
+    def undealt(self, state: Any) -> tuple[str, ...]:
+        """The cards nobody has been dealt yet, in the order they will come."""
+
+    @abstractmethod
+    def redeal(self, state: Any, cards: tuple[str, ...], seed: int) -> Any:
+        """``state`` with ``cards`` as its undealt cards and ``seed`` deciding any shuffle to
+        come in this deal (a Triad reshuffle of the discards, TR-9)."""
+
+    @abstractmethod
+    def dealt(self, before: Any, after: Any) -> int:
+        """How many undealt cards the action from ``before`` to ``after`` dealt (0: none, and
+        no shuffle either); ``-1`` if it shuffled, which no enumeration can follow."""
+
+    @abstractmethod
+    def shares(self, state: Any) -> tuple[Fraction, ...]:
+        """Each seat's share of the deal that has just ended: 1 the winner, 1/k each of k
+        tied seats, 0 the others."""
+
+    @abstractmethod
+    def standing(self, state: Any) -> tuple[str, ...]:
+        """Each seat's ``IN``, ``FOLDED`` or ``OUT`` in the deal of ``state``."""
+
+    @abstractmethod
+    def forfeited(self, state: Any) -> bool:
+        """The game ended by a forfeit (TN-6), which abandons the deal being played."""
+
+
+class PokerTable(Table):
+    """Triad and Tauron Hold-Em: a hand, each tie-replay hand and each place tie-replay is
+    a deal (TR-14, TR-15, TH-5). Their undealt cards are the deck: Triad's draws, Tauron's
+    shared cards to come (on top of the deck)."""
+
+    order_free = True
+
+    def deal(self, state: Any) -> tuple[object, ...]:
+        return (state.kind, state.hand_no, state.replays)
+
+    def deal_kind(self, state: Any) -> str:
+        return str(state.kind)
+
+    def hand_number(self, state: Any) -> int:
+        return int(state.hand_no)
+
+    def settled(self, state: Any) -> bool:
+        return state.phase in (TIE_REPLAY, PLACE_TIE, OVER)
+
+    def undealt(self, state: Any) -> tuple[str, ...]:
+        return tuple(state.deck)
+
+    def redeal(self, state: Any, cards: tuple[str, ...], seed: int) -> Any:
+        return replace(state, deck=cards, seed=seed)
+
+    def dealt(self, before: Any, after: Any) -> int:
+        if getattr(after, "reshuffles", 0) != getattr(before, "reshuffles", 0):
+            return -1
+        return len(before.deck) - len(after.deck)
+
+    def shares(self, state: Any) -> tuple[Fraction, ...]:
+        winners = state.last.winners
+        return tuple(Fraction(int(seat in winners), len(winners)) for seat in range(state.rules.players))
+
+    def standing(self, state: Any) -> tuple[str, ...]:
+        return tuple(
+            OUT if seat not in state.order else FOLDED if state.folded[seat] else IN
+            for seat in range(state.rules.players)
+        )
+
+    def forfeited(self, state: Any) -> bool:
+        return state.forfeited is not None
+
+
+class BlocksTable(Table):
+    """Pyramid Poker: a deal is a game of the match (BL-6, BL-7), a tie-replay game one of
+    its own (BL-8). Both personal supplies are dealt at the start (BL-1), so the undealt
+    blocks are the general supply, which only a Joker reaches (BL-5).
+
+    Winning a game: with basic scoring, winning more pairs of hands (BL-6); with advanced
+    scoring, scoring more points in it (BL-7), which is what the match adds up. Equal is a
+    draw: half each."""
+
+    order_free = False
+    """The blocks a Joker turns over are offered in their order: not enumerated."""
+
+    def deal(self, state: Any) -> tuple[object, ...]:
+        return (state.game,)
+
+    def deal_kind(self, state: Any) -> str:
+        return TIE_REPLAY if state.tie_replay else HAND
+
+    def hand_number(self, state: Any) -> int:
+        return int(state.game) + 1
+
+    def settled(self, state: Any) -> bool:
+        return state.phase in (TIE_REPLAY, OVER)
+
+    def undealt(self, state: Any) -> tuple[str, ...]:
+        return tuple(state.general)
+
+    def redeal(self, state: Any, cards: tuple[str, ...], seed: int) -> Any:
+        return replace(state, general=cards, seed=seed)
+
+    def dealt(self, before: Any, after: Any) -> int:
+        return len(before.general) - len(after.general)
+
+    def shares(self, state: Any) -> tuple[Fraction, ...]:
+        result = state.results[-1]
+        ours, theirs = result.won if result.points is None else result.points
+        if ours == theirs:
+            return (Fraction(1, 2), Fraction(1, 2))
+        return (Fraction(int(ours > theirs)), Fraction(int(ours < theirs)))
+
+    def standing(self, state: Any) -> tuple[str, ...]:
+        return (IN, IN)
+
+    def forfeited(self, state: Any) -> bool:
+        return state.forfeited is not None
+
+
+TABLES: dict[str, Table] = {"triad": PokerTable(), "tauron": PokerTable(), "blocks": BlocksTable()}
+"""The games broadcast odds are computed for."""

@@ -1,0 +1,182 @@
+"""Broadcast odds of finished table games (issue 46): games.engine.broadcast.
+
+Small games played by the site's bots from fixed seeds; each claim a shortcut of
+``broadcast.playouts`` relies on is checked here against the plain engine and bots.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import pytest
+
+from games.engine import TABLE_SEAT, get_engine
+from games.engine.bots import bot_seed
+from games.engine.broadcast import FOLDED, IN, table_odds
+from games.engine.broadcast.playouts import Playouts, margin, percent
+from games.engine.broadcast.tables import TABLES
+
+ONE_HAND = {"players": 2, "hands": 1}
+
+
+@cache
+def bot_game(game: str, seed: int, players: int = 2, hands: int = 1) -> tuple[str, ...]:
+    """A whole game played by the bots at every seat, as the site would play it."""
+    engine = get_engine(game)
+    config = {} if game == "blocks" else {"players": players, "hands": hands}
+    state = engine.initial_state(config, seed)
+    texts: list[str] = []
+    while (seat := engine.current_player(state)) is not None:
+        if seat == TABLE_SEAT:
+            text = str(engine.legal_actions(state)[0])
+        else:
+            text = engine.bot_action(engine.view(state, seat), bot_seed(seed, seat, len(texts)))
+        texts.append(text)
+        state = engine.apply(state, text)
+    return tuple(texts)
+
+
+def play_out(game: str, seed: int, state: Any, ply: int) -> tuple[Fraction, ...]:
+    """The rest of the deal by the bots, with no shortcut: the reference for the module's."""
+    engine, table = get_engine(game), TABLES[game]
+    deal = table.deal(state)
+    while not table.settled(state) and table.deal(state) == deal:
+        seat = engine.current_player(state)
+        state = engine.apply(state, engine.bot_action(engine.view(state, seat), bot_seed(seed, seat, ply)))
+        ply += 1
+    return table.shares(state)
+
+
+def states_of(game: str, seed: int) -> list[Any]:
+    return get_engine(game).replay(ONE_HAND if game != "blocks" else {}, seed, bot_game(game, seed))
+
+
+def test_before_the_last_shared_card_the_figure_is_every_card_counted() -> None:
+    """Tauron, the fourth betting round to come: the capstone card is any one of the deck's
+    cards, each as likely; the figure is exact and equals playing each one out."""
+    seed = 0
+    states = states_of("tauron", seed)
+    ply = next(i for i, state in enumerate(states) if len(state.board) == 5)
+    state = states[ply]
+    figure = Playouts("tauron", seed, TABLES["tauron"]).figure(state, ply)
+
+    deck = state.deck
+    total = [Fraction(0), Fraction(0)]
+    for index, card in enumerate(deck):
+        order = (card, *deck[:index], *deck[index + 1 :])
+        for seat, share in enumerate(play_out("tauron", seed, TABLES["tauron"].redeal(state, order, 1), ply)):
+            total[seat] += share / len(deck)
+    assert figure.exact
+    assert figure.shares == pytest.approx([float(share) for share in total], abs=1e-12)
+    assert 0 < figure.shares[0] < 1, "a case where the last card decides something"
+
+
+def test_a_sampled_figure_lies_within_its_margin_of_the_exact_one() -> None:
+    """Triad before two draws (two cards, then one): enumerated exactly, draw by draw, and
+    sampled (enumeration off)."""
+    seed = 4
+    states = states_of("triad", seed)
+    ply = bot_game("triad", seed).index("discard G3 G3")
+    exact = Playouts("triad", seed, TABLES["triad"]).figure(states[ply], ply)
+    sampled = Playouts("triad", seed, TABLES["triad"], enumeration_limit=0).figure(states[ply], ply)
+    assert exact.exact and not sampled.exact
+    assert exact.playouts > 55, "more continuations than two cards' multisets: both draws enumerated"
+    for chance, share in zip(exact.shares, sampled.shares, strict=True):
+        assert 0 < chance < 1
+        assert abs(100 * chance - percent(share)) <= margin(share, sampled.playouts) <= 3
+
+
+def test_the_order_of_the_cards_one_action_deals_changes_nothing() -> None:
+    """What exact enumeration by multisets relies on (``Table.order_free``): the turn's two
+    Tauron cards, and a Triad draw's cards, dealt in either order play out the same."""
+    for game, seed, board, size in (("tauron", 0, 3, 2), ("triad", 0, None, 4)):
+        states = states_of(game, seed)
+        if board is not None:
+            ply = next(i for i, state in enumerate(states) if len(state.board) == board)
+        else:
+            ply = bot_game(game, seed).index("discard P2 G2 G2 G2")
+        state = states[ply]
+        deck = state.deck
+        assert len(set(deck[:size])) > 1, "two different cards to swap"
+        outcomes = set()
+        for first in range(size):
+            top = tuple(deck[(first + k) % size] for k in range(size))
+            outcomes.add(play_out(game, seed, TABLES[game].redeal(state, top + deck[size:], 1), ply))
+        assert len(outcomes) == 1, game
+
+
+def test_the_bots_play_the_same_until_a_card_is_dealt_whatever_the_deck() -> None:
+    """What sharing one figure between the steps before a dealt card relies on."""
+    engine, table = get_engine("triad"), TABLES["triad"]
+    seed = 3
+    first = engine.initial_state({"players": 3}, seed)
+    lines = []
+    for order in (first.deck, tuple(reversed(first.deck))):
+        state, ply, line = table.redeal(first, order, 7), 0, []
+        while True:
+            seat = engine.current_player(state)
+            move = engine.bot_action(engine.view(state, seat), bot_seed(seed, seat, ply))
+            after = engine.apply(state, move)
+            line.append(move)
+            if table.dealt(state, after):
+                break
+            state, ply = after, ply + 1
+        lines.append(line)
+    assert lines[0] == lines[1]
+    assert len(lines[0]) > 3
+
+
+def test_a_finished_game_gets_a_figure_per_step_each_deal_ending_exact() -> None:
+    seed = 3
+    texts = bot_game("triad", seed)
+    steps = table_odds("triad", dict(ONE_HAND), seed, texts)
+    assert len(steps) == len(texts) + 1
+    final = steps[-1]
+    assert final is not None and final.exact
+    outcome = get_engine("triad").outcome(states_of("triad", seed)[-1])
+    assert outcome is not None
+    assert [seat.percent for seat in final.seats] == [100 if s == outcome["winner"] else 0 for s in range(2)]
+    ending = [step for step in steps if step is not None and step.result is not None]
+    assert [step.result for step in ending] == [tuple(seat.chance for seat in final.seats)]
+    # The last action was a fold at the showdown: that seat has folded, and 0.
+    folder = final.seats[1 - outcome["winner"]]
+    assert (folder.standing, folder.percent, folder.margin) == (FOLDED, 0, 0)
+    assert all(seat.margin <= 3 for step in steps if step is not None for seat in step.seats)
+    assert any(not step.exact for step in steps if step is not None), "some figures are sampled"
+    for step in steps:
+        assert step is not None
+        assert step.playouts >= (0 if step.exact else 100)
+        assert not step.exact or all(seat.margin == 0 for seat in step.seats)
+
+
+def test_the_same_record_gets_the_same_figures() -> None:
+    seed = 3
+    texts = bot_game("triad", seed)
+    assert table_odds("triad", dict(ONE_HAND), seed, texts) == table_odds(
+        "triad", dict(ONE_HAND), seed, texts
+    )
+
+
+def test_blocks_figures_end_on_the_game_won() -> None:
+    seed = 7
+    texts = bot_game("blocks", seed)
+    steps = table_odds("blocks", None, seed, texts)
+    outcome = get_engine("blocks").outcome(get_engine("blocks").replay(None, seed, texts)[-1])
+    assert outcome is not None
+    final = steps[-1]
+    assert final is not None and final.exact
+    assert [seat.percent for seat in final.seats] == [100 if s == outcome["winner"] else 0 for s in (0, 1)]
+    assert all(seat.standing == IN and seat.margin <= 3 for step in steps if step for seat in step.seats)
+    assert any(not step.exact for step in steps if step is not None)
+
+
+def test_only_a_finished_table_game_is_taken() -> None:
+    texts = bot_game("triad", 3)
+    with pytest.raises(ValueError, match="not over"):
+        table_odds("triad", dict(ONE_HAND), 3, texts[:-1])
+    with pytest.raises(ValueError, match="not 'pyramid'"):
+        table_odds("pyramid", None, 3, [])
+    with pytest.raises(ValueError, match="action 1 cannot be applied"):
+        table_odds("triad", dict(ONE_HAND), 3, [texts[0], "discard X X X X X"])
