@@ -97,7 +97,7 @@ def _rating_change(row: RatingChange) -> dict[str, Any]:
 def _notice(row: Notice) -> dict[str, Any]:
     return {
         "kind": row.kind,
-        "text": row.text,
+        "text": row.words,
         "url": row.url,
         "created_at": _when(row.created_at),
         "read_at": _when(row.read_at),

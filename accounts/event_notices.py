@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import math
 from collections.abc import Iterable
 from functools import partial
 
@@ -22,12 +21,14 @@ from django.db import transaction
 from django.db.models import CharField, Exists, OuterRef, Value
 from django.db.models.functions import Cast, Concat
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts import languages
 from accounts.models import Notice, User
+from accounts.notice_texts import minutes_left, starts_soon
 from accounts.notices import about_table, about_tournament, notify
-from games.kinds.words import ordinal
 from games.models import Invitation, Table
 from tournaments.models import Entry, Tournament
 
@@ -45,7 +46,7 @@ def match_ready(tournament: Tournament, table: Table, people: Iterable[User | No
             notify(
                 user=user,
                 kind=Notice.Kind.MATCH_READY,
-                text=f"Your match in {tournament.name} is ready: go to your table",
+                params={"tournament": tournament.name},
                 url=url,
                 key=f"table:{table.pk}",
                 about=about_table(table.pk),
@@ -57,7 +58,7 @@ def bye(tournament: Tournament, round_number: int, match_id: int, user: User | N
         notify(
             user=user,
             kind=Notice.Kind.BYE,
-            text=f"You were given a bye in round {round_number} of {tournament.name}",
+            params={"round": round_number, "tournament": tournament.name},
             url=tournament.get_absolute_url(),
             key=f"bye:{match_id}",
             about=about_tournament(tournament.pk),
@@ -70,7 +71,7 @@ def pairings_out(tournament: Tournament, round_number: int, people: Iterable[Use
             notify(
                 user=user,
                 kind=Notice.Kind.PAIRINGS,
-                text=f"Round {round_number} pairings are out in {tournament.name}",
+                params={"round": round_number, "tournament": tournament.name},
                 url=tournament.get_absolute_url(),
                 key=f"pairings:{tournament.pk}:{round_number}",
                 about=about_tournament(tournament.pk),
@@ -82,7 +83,7 @@ def event_open(tournament: Tournament, user: User, url: str) -> None:
     notify(
         user=user,
         kind=Notice.Kind.EVENT_OPEN,
-        text=f"{tournament.name} is open: play your deals",
+        params={"tournament": tournament.name},
         url=url,
         key=f"event-open:{tournament.pk}",
         about=about_tournament(tournament.pk),
@@ -93,7 +94,7 @@ def event_results(tournament: Tournament, user: User, place: int, entrants: int)
     notify(
         user=user,
         kind=Notice.Kind.RESULTS,
-        text=f"{tournament.name} is over: you placed {ordinal(place)} of {entrants}",
+        params={"tournament": tournament.name, "place": place, "entrants": entrants},
         url=tournament.get_absolute_url(),
         key=f"results:{tournament.pk}",
     )
@@ -105,7 +106,9 @@ def timed_out(table: Table, seq: int, user: User | None, said: str) -> None:
         notify(
             user=user,
             kind=Notice.Kind.TIMED_OUT,
-            text=f"Time ran out at {table.get_game_display()} table {table.pk}: {said}",
+            # ``said``: the move in words, in the site's language until moves are narrated
+            # from codes (issue 47).
+            params={"game": table.game, "table": table.pk, "said": said},
             url=table.get_absolute_url(),
             key=f"timed-out:{table.pk}:{seq}",
             about=about_table(table.pk),
@@ -118,7 +121,7 @@ def rematch_asked(table: Table, asker: User, people: Iterable[User]) -> None:
         notify(
             user=user,
             kind=Notice.Kind.REMATCH,
-            text=f"{asker.username} wants a rematch of {table.get_game_display()}: take your seat",
+            params={"name": asker.username, "game": table.game},
             url=table.get_absolute_url(),
             key=f"rematch:{table.pk}",
             about=about_table(table.pk),
@@ -129,21 +132,16 @@ def invited(invitation: Invitation) -> None:
     """LP-9: the invitee is asked to a seat; the notice leads to the invitation (Accept, Decline),
     never to a private table's link, and is read once the invitation is answered."""
     table = invitation.table
-    if table.is_private:
-        text = _("%(name)s invites you to a private %(game)s table") % {
-            "name": invitation.from_user.username,
-            "game": table.get_game_display(),
-        }
-    else:
-        text = _("%(name)s invites you to %(game)s table %(table)d") % {
-            "name": invitation.from_user.username,
-            "game": table.get_game_display(),
-            "table": table.pk,
-        }
+    params = {
+        "name": invitation.from_user.username,
+        "game": table.game,
+        "table": table.pk,
+        "private": table.is_private,
+    }
     notify(
         user=invitation.to_user,
         kind=Notice.Kind.INVITATION,
-        text=text,
+        params=params,
         url=invitation.get_absolute_url(),
         key=f"invitation:{invitation.pk}",
         about=f"invitation:{invitation.pk}",
@@ -154,15 +152,16 @@ def invitation_answered(invitation: Invitation) -> None:
     """The inviter hears the invitee's answer. About no matter: one about the table would be
     read at once by the inviter's table page, which hears the invitee sit down."""
     table = invitation.table
-    words = {"name": invitation.to_user.username, "game": table.get_game_display(), "table": table.pk}
-    if invitation.status == Invitation.Status.ACCEPTED:
-        text = _("%(name)s accepted your invitation to %(game)s table %(table)d") % words
-    else:
-        text = _("%(name)s declined your invitation to %(game)s table %(table)d") % words
+    params = {
+        "name": invitation.to_user.username,
+        "game": table.game,
+        "table": table.pk,
+        "accepted": invitation.status == Invitation.Status.ACCEPTED,
+    }
     notify(
         user=invitation.from_user,
         kind=Notice.Kind.INVITATION_ANSWER,
-        text=text,
+        params=params,
         url=table.get_absolute_url(),
         key=f"invitation-answer:{invitation.pk}",
     )
@@ -190,12 +189,12 @@ def remind_entrants(now: dt.datetime | None = None) -> int:
     for entry in due:
         tournament, user = entry.tournament, entry.user
         assert user is not None  # filtered above
-        when = _starts_in(tournament.starts_at - now)
+        minutes = minutes_left((tournament.starts_at - now).total_seconds())
         with transaction.atomic():
             notice = notify(
                 user=user,
                 kind=Notice.Kind.STARTS_SOON,
-                text=f"{tournament.name} starts {when}",
+                params={"tournament": tournament.name, "minutes": minutes},
                 url=tournament.get_absolute_url(),
                 key=f"{STARTS_SOON_KEY}{tournament.pk}",
                 about=about_tournament(tournament.pk),
@@ -205,43 +204,51 @@ def remind_entrants(now: dt.datetime | None = None) -> int:
             reminded += 1
             if user.reminder_emails and user.email:
                 # After commit, and only by the run that made the notice: at most one e-mail.
-                transaction.on_commit(partial(_mail, user, tournament, when))
+                transaction.on_commit(partial(_mail, user, tournament, minutes))
     return reminded
-
-
-def _starts_in(left: dt.timedelta) -> str:
-    minutes = math.ceil(left.total_seconds() / 60)
-    return "in a minute" if minutes <= 1 else f"in {minutes} minutes"
 
 
 def _link(tournament: Tournament) -> str:
     if not settings.SITE_URL:
         return ""
-    return f"The tournament: {settings.SITE_URL}{tournament.get_absolute_url()}\n\n"
+    url = f"{settings.SITE_URL}{tournament.get_absolute_url()}"
+    return _("The tournament: %(url)s") % {"url": url} + "\n\n"
 
 
 def _what_happens(tournament: Tournament) -> str:
     if tournament.is_solitaire:
-        return (
+        return _(
             "At the start your deals open for the event's window: the site shows a notice with a"
             " link to them on whatever page you have open."
         )
-    return (
+    return _(
         "When your match is dealt, the site shows a notice with a link to your table on whatever"
         " page you have open."
     )
 
 
-def _mail(user: User, tournament: Tournament, when: str) -> None:
-    subject = f"{tournament.name} starts {when}"
-    body = (
-        f"Hello {user.username},\n\n"
-        f"{tournament.name}, which you entered on {settings.SITE_NAME}, starts {when}"
-        f" ({tournament.starts_at:%H:%M} UTC). {_what_happens(tournament)}\n\n"
-        f"{_link(tournament)}"
-        "To stop these e-mails, untick the reminder on your profile's edit page.\n\n"
-        f"{settings.SITE_NAME}\n"
-    )
+def _mail(user: User, tournament: Tournament, minutes: int) -> None:
+    # In the entrant's language: the beat that sends it has none of its own.
+    with translation.override(languages.of(user)):
+        subject = starts_soon(tournament.name, minutes)
+        starts = ngettext(
+            "%(tournament)s, which you entered on %(site)s, starts in a minute (%(time)s UTC).",
+            "%(tournament)s, which you entered on %(site)s, starts in %(minutes)d minutes (%(time)s UTC).",
+            minutes,
+        ) % {
+            "tournament": tournament.name,
+            "site": settings.SITE_NAME,
+            "minutes": minutes,
+            "time": f"{tournament.starts_at:%H:%M}",
+        }
+        body = (
+            _("Hello %(name)s,") % {"name": user.username}
+            + "\n\n"
+            + f"{starts} {_what_happens(tournament)}\n\n"
+            + _link(tournament)
+            + _("To stop these e-mails, untick the reminder on your profile's edit page.")
+            + f"\n\n{settings.SITE_NAME}\n"
+        )
     try:
         send_mail(subject, body, None, [user.email])
     except Exception:

@@ -5,9 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils import translation
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
+from accounts import languages
 from accounts.models import User
 from accounts.validators import USERNAME_MAX, USERNAME_MIN, USERNAME_RULE, validate_new_username_length
 
@@ -76,10 +82,22 @@ class SignupForm(UserCreationForm):
         return {*super()._get_validation_exclusions(), "email"}  # type: ignore[misc]
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages, each named in itself ("Italiano"): a reader finds their own."""
+    return [(code, capfirst(get_language_info(code)["name_local"])) for code, _name in settings.LANGUAGES]
+
+
 class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=language_choices,
+        required=False,
+        help_text=_("The site's pages, notices and e-mails are in this language."),
+    )
+
     class Meta:
         model = User
-        fields = ("bio", "reminder_emails", "turn_emails", "invite_policy", "hide_chat")
+        fields = ("bio", "language", "reminder_emails", "turn_emails", "invite_policy", "hide_chat")
         widgets = {
             "bio": forms.Textarea(attrs={"rows": 3, "maxlength": 280}),
             "invite_policy": forms.RadioSelect,  # LP-9: three choices, all in sight
@@ -89,9 +107,38 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # A form sent without the choice (one from before it existed) keeps the person's own.
         self.fields["invite_policy"].required = False
+        # None chosen yet: the one the person is reading the site in now.
+        self.initial["language"] = self.instance.language or translation.get_language()
 
     def clean_invite_policy(self) -> str:
         return str(self.cleaned_data.get("invite_policy") or self.instance.invite_policy)
+
+    def clean_language(self) -> str:
+        return str(self.cleaned_data.get("language") or self.instance.language)
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's, writing to each account in its own language: whoever asks for the link (not
+    always the account's owner) does not choose the language of the owner's e-mail."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        with translation.override(languages.of(context.get("user"))):
+            super().send_mail(
+                subject_template_name,
+                email_template_name,
+                context,
+                from_email,
+                to_email,
+                html_email_template_name,
+            )
 
 
 class CloseAccountForm(forms.Form):

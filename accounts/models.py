@@ -83,6 +83,17 @@ class User(AbstractUser):
         default=InvitePolicy.ANYONE,
     )
 
+    # No choices here: the site's languages are settings.LANGUAGES, and adding one must need no
+    # migration. Blank: none chosen yet, the browser's (accounts.languages).
+    language = models.CharField(
+        _("Language"),
+        max_length=12,
+        blank=True,
+        default="",
+        db_default="",  # rows written in bulk (the generators' COPY) name no such column
+        help_text=_("The site's pages, notices and e-mails are in this language."),
+    )
+
     objects: ClassVar[CaseInsensitiveUserManager] = CaseInsensitiveUserManager()
 
     class Meta:
@@ -215,6 +226,11 @@ class Notice(models.Model):
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     text = models.CharField(max_length=200)
+    params = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What the notice names, worded in the reader's language when read (accounts.notice_texts).",
+    )
     url = models.CharField(max_length=200, blank=True, help_text="A path on this site.")
     key = models.CharField(max_length=100)
     about = models.CharField(
@@ -238,6 +254,20 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text}"
+
+    @property
+    def words(self) -> str:
+        """What the notice says, in the active language: worded from ``params`` now, else (a
+        notice made with a fixed text) ``text``."""
+        from accounts import notice_texts  # it reads the game registry, which imports the models
+
+        if self.params is None or self.kind not in notice_texts.TEXTS:
+            return self.text
+        try:
+            return notice_texts.words(self.kind, self.params)
+        except (KeyError, TypeError, ValueError):
+            # Params a later version words differently: the words kept when it was made.
+            return self.text
 
 
 class Follow(models.Model):

@@ -15,8 +15,9 @@ from typing import Any, Literal
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Window
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from accounts import languages, notice_texts
 from accounts.models import Notice, User
 from games.core.announcements import send_to_group
 
@@ -32,10 +33,11 @@ def group_name(user_id: int) -> str:
 
 
 def as_json(notice: Notice) -> dict[str, Any]:
+    """The notice for a page's script, worded in the active language (the reader's)."""
     return {
         "id": notice.pk,
         "kind": notice.kind,
-        "text": notice.text,
+        "text": notice.words,
         "url": notice.url,
         "created_at": notice.created_at.isoformat(),
     }
@@ -53,16 +55,32 @@ def about_tournament(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
-def notify(*, user: User, kind: str, text: str, url: str, key: str, about: str = "") -> Notice | None:
+def notify(
+    *,
+    user: User,
+    kind: str,
+    url: str,
+    key: str,
+    about: str = "",
+    params: dict[str, Any] | None = None,
+    text: str = "",
+) -> Notice | None:
     """Stores the notice unless ``user`` already has one with ``key``; once stored and
     committed, their open pages show it. Returns the new notice, or ``None`` if it existed.
-    A notice ``about`` a matter is read by ``settle`` once that matter is done."""
+    A notice ``about`` a matter is read by ``settle`` once that matter is done.
+
+    The site's notices give ``params``, worded for each reader when read
+    (``accounts.notice_texts``); a ``text`` alone is shown as it is, in every language."""
     if url and not url.startswith("/"):
         raise ValueError("a notice links to a path on this site")
+    if params is not None:
+        text = notice_texts.stored(kind, params)
     try:
         with transaction.atomic():
             notice, created = Notice.objects.get_or_create(
-                user=user, key=key, defaults={"kind": kind, "text": text[:200], "url": url, "about": about}
+                user=user,
+                key=key,
+                defaults={"kind": kind, "text": text[:200], "params": params, "url": url, "about": about},
             )
     except IntegrityError:
         if User.objects.filter(pk=user.pk).exists():
@@ -72,8 +90,15 @@ def notify(*, user: User, kind: str, text: str, url: str, key: str, about: str =
         return None
     if not created:
         return None
-    transaction.on_commit(lambda: _push(user.pk, {"type": "notice.new", "notice": as_json(notice)}))
+    transaction.on_commit(partial(_push_new, user, notice))
     return notice
+
+
+def _push_new(user: User, notice: Notice) -> None:
+    # Worded for its reader, whoever's request or task made it.
+    with translation.override(languages.of(user)):
+        event = {"type": "notice.new", "notice": as_json(notice)}
+    _push(user.pk, event)
 
 
 def mark_read(*, user: User, ids: Collection[int] | Literal["all"]) -> int:

@@ -9,13 +9,15 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
+from accounts import languages
 from accounts.models import User
 
 log = logging.getLogger(__name__)
 
 
-def register(*, username: str, email: str, password: str, site_url: str) -> User:
+def register(*, username: str, email: str, password: str, site_url: str, language: str = "") -> User:
     """Creates the account, then mails the address given, once, in either case:
 
     - a free address becomes the account's, and gets a welcome (with how to reset the
@@ -25,13 +27,14 @@ def register(*, username: str, email: str, password: str, site_url: str) -> User
       address's owner gets a notice naming their account.
     The person at the form sees the same thing both times (their new account, logged in),
     so sign-up does not tell a stranger which addresses have accounts; one mail either way
-    keeps the two paths close in time too. ``site_url`` is the site's root, for the links.
+    keeps the two paths close in time too. ``site_url`` is the site's root, for the links;
+    ``language`` the one the person signed up in (their notices and e-mails are in it).
     """
     owner = User.objects.filter(email__iexact=email).first()
     try:
         with transaction.atomic():
             user = User.objects.create_user(
-                username=username, email="" if owner else email, password=password
+                username=username, email="" if owner else email, password=password, language=language
             )
     except IntegrityError:
         # Another sign-up took the address between the look and the insert: the same case as
@@ -39,7 +42,7 @@ def register(*, username: str, email: str, password: str, site_url: str) -> User
         owner = User.objects.filter(email__iexact=email).first()
         if owner is None:
             raise
-        user = User.objects.create_user(username=username, email="", password=password)
+        user = User.objects.create_user(username=username, email="", password=password, language=language)
     context = {
         "site_name": settings.SITE_NAME,
         "username": user.username,
@@ -48,8 +51,11 @@ def register(*, username: str, email: str, password: str, site_url: str) -> User
         "reset_url": site_url.rstrip("/") + reverse("password_reset"),
     }
     kind = "address_in_use" if owner else "welcome"
-    subject = render_to_string(f"registration/signup_{kind}_subject.txt", context).strip()
-    body = render_to_string(f"registration/signup_{kind}_email.txt", context)
+    # The welcome in the language the form was filled in (the new account's, saved above); the
+    # warning in its owner's, not in the stranger's at the form.
+    with translation.override(languages.of(owner or user)):
+        subject = render_to_string(f"registration/signup_{kind}_subject.txt", context).strip()
+        body = render_to_string(f"registration/signup_{kind}_email.txt", context)
     try:
         send_mail(subject, body, None, [owner.email if owner else email])
     except Exception:

@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts import languages
 from accounts.models import User
 from games.live import clock_words
 from games.models import Seat, Turn
@@ -96,9 +97,8 @@ def _messages(people: Sequence[User], now: dt.datetime) -> list[EmailMessage]:
 
 
 def _message(person: User, turns: list[Turn], now: dt.datetime) -> EmailMessage:
-    # In the site's language until a person has one of their own (issue 47: the person's
-    # language here instead), whatever language the beat's process has active.
-    with translation.override(settings.LANGUAGE_CODE):
+    # In the person's language, whatever language the beat's process has active.
+    with translation.override(languages.of(person)):
         games = [
             {
                 "game": turn.table.get_game_display(),

@@ -18,11 +18,9 @@ import datetime as dt
 from collections.abc import Collection
 
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 
 from accounts import notices, presence
 from accounts.models import Notice, Presence
@@ -61,18 +59,11 @@ def _tell(table_id: int, game_id: int, user_id: int) -> None:
         return
     table = Table(pk=table_id, game=Table.objects.values_list("game", flat=True).get(pk=table_id))
     others = ", ".join(seat.name for seat in seats if seat.user_id != user_id)
-    # In the site's language until a person has one of their own (issue 47): the notice is
-    # stored as text, and the mover's request must not decide the other's language.
-    with translation.override(settings.LANGUAGE_CODE):
-        text = gettext("Your move against %(others)s in %(game)s") % {
-            "others": others,
-            "game": table.get_game_display(),
-        }
     Notice.objects.filter(user_id=user_id, key=key(game_id)).delete()
     notices.notify(
         user=person,
         kind=Notice.Kind.YOUR_TURN,
-        text=text,
+        params={"others": others, "game": table.game},
         url=table.get_absolute_url(),
         key=key(game_id),
         about=about,

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from accounts import block_views, friend_views, turn_views, views
 from accounts.closing_views import account_data, close_account
-from accounts.forms import LoginForm
+from accounts.forms import LoginForm, PasswordResetForm
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -21,7 +21,9 @@ urlpatterns = [
     # 127.0.0.1:8000 password"); the mail names Capstone, its link still uses the host.
     path(
         "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(extra_email_context={"site_name": settings.SITE_NAME}),
+        auth_views.PasswordResetView.as_view(
+            form_class=PasswordResetForm, extra_email_context={"site_name": settings.SITE_NAME}
+        ),
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),

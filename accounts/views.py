@@ -7,11 +7,11 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts import notices
+from accounts import languages, notices
 from accounts.block_views import block_context
 from accounts.forms import ProfileForm, SignupForm
 from accounts.friend_views import follow_context
@@ -39,6 +39,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
             site_url=request.build_absolute_uri("/"),
+            language=translation.get_language(),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Capstone, {user.username}!")
@@ -87,7 +88,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def edit_profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        user = form.save()
+        languages.remember(request.session, user.language)  # from the next page on
         messages.success(request, "Your profile is saved.")
         return redirect(request.user)
     return render(request, "accounts/edit_profile.html", {"form": form})

@@ -12,6 +12,7 @@ from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
@@ -50,6 +51,10 @@ MIDDLEWARE = [
     # After WhiteNoise: static files answer before it and carry no policy (they are not pages).
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The visitor's language: the language cookie (the footer's picker), else Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
+    # A signed-in person's own language (their profile's, kept in the session) wins over it.
+    "accounts.languages.session_language",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -76,6 +81,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context_processors.site",
@@ -287,7 +293,12 @@ CONTENT_SECURITY_POLICY = {
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 SESSION_COOKIE_HTTPONLY = True
 
-LANGUAGE_CODE = "en-us"
+# The site's languages: adding one is a line here and its message files under locale/
+# (README.md, "Adding a language"). LANGUAGE_CODE is the source language of every message, and
+# the one for anyone whose browser asks for none of these.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("it", _("Italian"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -11,7 +11,6 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from accounts.models import Notice
 from games.live import tables
 from tests.tournaments.support import person, play_out
 from tests.tournaments.test_services import playing, schedule
@@ -65,7 +64,11 @@ def test_old_notices_get_their_matter_and_those_done_are_read(migrated_back_late
     }
 
     call_command("migrate", *AFTER, verbosity=0)
-    notices = {name: Notice.objects.get(pk=notice.pk) for name, notice in made.items()}
+    # As 0008 left them: today's model has columns added since (params, issue 47).
+    after: Any = (
+        MigrationExecutor(connection).loader.project_state(AFTER).apps.get_model("accounts", "Notice")
+    )
+    notices = {name: after.objects.get(pk=notice.pk) for name, notice in made.items()}
     assert {name: notice.about for name, notice in notices.items()} == {
         "done table": f"table:{game.table_id}",
         "table on": f"table:{on.table_id}",

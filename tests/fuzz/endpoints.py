@@ -215,6 +215,12 @@ def report_message(ctx: Ctx) -> Req:
     return Req(f"/talk/messages/{some_id(ctx, _lane_messages[lane])}/report/", _report_fields(ctx))
 
 
+def set_language(ctx: Ctx) -> Req:
+    """The footer's picker: a language of the site, back to a page of it (issue 47)."""
+    language = either(ctx, ctx.rng.choice(("en", "it")), 0.3)
+    return Req("/i18n/setlang/", [("language", language), ("next", either(ctx, "/play/"))])
+
+
 def read_notices(ctx: Ctx) -> Req:
     return Req("/accounts/notices/read/", [("next", either(ctx, "/play/", 0.5))])
 
@@ -575,6 +581,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("password_reset_confirm", "browser", password_reset_confirm),
     Endpoint("edit_profile", "user", edit_profile),
     Endpoint("read_notices", "user", read_notices),
+    Endpoint("set_language", "user", set_language),
     Endpoint("close_account", "user", close_account),
     Endpoint("follow", "user", lambda ctx: _follow(ctx, "follow")),
     Endpoint("unfollow", "user", lambda ctx: _follow(ctx, "unfollow")),
@@ -656,6 +663,7 @@ GET_ONLY = frozenset(
         "password_change_done",
         "password_reset_done",
         "password_reset_complete",
+        "javascript-catalog",  # the scripts' messages of a language (issue 47)
         # The public JSON API is read-only: GET, and a JSON 405 for any other method.
         "api_user",
         "api_user_games",
