@@ -13,10 +13,11 @@ from asgiref.typing import WebSocketConnectEvent
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.utils import translation
 
 from accounts.models import User
 from games.live.socket_limits import PING, FrameLimiter, Rate, SharedBuckets, Verdict
-from web import safe_json
+from web import languages, safe_json
 
 FLOODING = 4429
 """The close code for a client that kept sending once refused (HTTP's 429, in the
@@ -71,6 +72,11 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
             return None
         return cast(User, getattr(user, "_wrapped", user))
 
+    @cached_property
+    def language(self) -> str:
+        """The language of the socket's frames, chosen at its first frame (web.languages)."""
+        return languages.of_socket(self.scope)
+
     too_fast: ClassVar[str]
     limiter: FrameLimiter
 
@@ -118,7 +124,10 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
         # channels' own dispatch would first send Django's close_old_connections to the database
         # thread: a trip there for every frame and every group message (four a move at a table),
         # where each database call (database_sync_to_async) runs it before and after anyway.
-        await handler(message)
+        # Every frame is drawn in the socket's language (its task's own context: other sockets'
+        # are not touched, and the database thread's calls carry it).
+        with translation.override(self.language):
+            await handler(message)
 
 
 class FrameLimitedJsonConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer):

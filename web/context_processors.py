@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import get_language
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
@@ -15,12 +16,12 @@ def site(request: HttpRequest) -> dict[str, Any]:
 
 def games(request: HttpRequest) -> dict[str, Any]:
     """The games' names for page copy, from the registry (no page lists them by hand)."""
-    return _game_words()
+    return _game_words(get_language())
 
 
 @cache
-def _game_words() -> dict[str, str]:
-    """Worded once per process: the registry does not change while the site runs."""
+def _game_words(language: str) -> dict[str, str]:
+    """Worded once per process and language: the registry does not change while the site runs."""
     from games import kinds  # the registry imports the apps' models
 
     return {

@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from functools import cache
+from pathlib import Path
 
 import markdown
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -130,12 +132,24 @@ class PlayersOnlyExtension(Extension):
         md.treeprocessors.register(PlayersOnly(md), "players_only", 15)
 
 
+def rules_file(language: str) -> Path:
+    """The rules in ``language`` (``docs/rules.it.md``), else in the site's own (``docs/rules.md``)."""
+    docs = settings.BASE_DIR / "docs"
+    translated = docs / f"rules.{language}.md"
+    return translated if language != settings.LANGUAGE_CODE and translated.is_file() else docs / "rules.md"
+
+
 @cache
-def rules_html() -> SafeString:
-    text = (settings.BASE_DIR / "docs" / "rules.md").read_text(encoding="utf-8")
+def _rules_html(language: str) -> SafeString:
+    text = rules_file(language).read_text(encoding="utf-8")
     html = markdown.markdown(text, extensions=["tables", "toc", "sane_lists", PlayersOnlyExtension()])
     # Our own file, not user input: safe to mark as HTML.
     return mark_safe(html)
+
+
+def rules_html() -> SafeString:
+    """The rules page's text in the active language, drawn once per language."""
+    return _rules_html(get_language())
 
 
 @require_safe

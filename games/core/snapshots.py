@@ -60,8 +60,9 @@ class Snapshot:
     tournament: Any = None
     """A finished tournament game's tournament, for the page's way back."""
     memo: dict[Any, Any] = field(default_factory=dict)
-    """What is drawn from the snapshot once for all who see it (frames by seat, the public
-    parts): a dict's item assignment is atomic, so two threads at most draw one twice."""
+    """What is drawn from the snapshot once for all who see it (frames by seat and language,
+    the public parts by language): a dict's item assignment is atomic, so two threads at most
+    draw one twice."""
 
     @property
     def version(self) -> int:

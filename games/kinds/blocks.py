@@ -3,7 +3,6 @@ table as one seat sees it, its steps in words and its standing."""
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
 from games.kinds.words import Step, card_name, plural, seat_name, sentence
 from games.live.live_templates import live_template
+from web.languages import per_language
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -45,6 +45,8 @@ def block_face(card: str | None) -> dict[str, str]:
     return {"image": picture(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
 
 
+# Each piece of HTML below is kept once drawn, per language (``per_language``: their words and
+# the blocks' names are the reader's).
 STILL_CELLS = 4096
 """More than every still place there can be: 36 places, each empty, hidden or one of 54 blocks
 (the viewer's own or not)."""
@@ -54,7 +56,7 @@ def _cells() -> Any:
     return live_template("games/kinds/blocks/cells.html").module
 
 
-@functools.lru_cache(maxsize=STILL_CELLS)
+@per_language(maxsize=STILL_CELLS)
 def _still_html(row: int, index: int, filled: bool, face: str | None, mine: bool) -> Markup:
     return Markup(_cells().still(f"{row},{index}", block_face(face) if filled else None, mine))
 
@@ -64,7 +66,7 @@ HAND_SETS = 1024
 drawn three ways at most (for each seat, and for the spectators)."""
 
 
-@functools.lru_cache(maxsize=64)
+@per_language(maxsize=64)
 def _in_hand(card: str) -> Markup:
     """A block in a hand, as HTML: drawn once per process for each of the 54."""
     return Markup(_cells().in_hand(block_face(card)))
@@ -75,7 +77,7 @@ def _hand_blocks(cards: Sequence[str]) -> Markup:
     return Markup("".join(map(_in_hand, cards)))
 
 
-@functools.lru_cache(maxsize=HAND_SETS)
+@per_language(maxsize=HAND_SETS)
 def _hands(names: tuple[str, ...], me: int | None, hands: tuple[tuple[BlocksHand, ...], ...]) -> Markup:
     """The players' hands as HTML, ``names`` and ``hands`` by seat: the same for every viewer
     of a table but for ``me``, and for many moves on end, so drawn once for them."""
@@ -86,7 +88,7 @@ def _hands(names: tuple[str, ...], me: int | None, hands: tuple[tuple[BlocksHand
     return Markup('<div class="block-hands">' + "".join(sets) + "</div>")
 
 
-@functools.lru_cache(maxsize=HAND_SETS)
+@per_language(maxsize=HAND_SETS)
 def _hand_set(name: str, is_me: bool, hands: tuple[BlocksHand, ...]) -> Markup:
     """One player's hands as HTML: a move changes one player's at most, so the other's is
     found kept, and the one that changed is drawn twice (for its player, and for the rest)."""
@@ -132,7 +134,7 @@ STILL_ROWS = 8192
 each of its viewers at the versions that change it, and kept for the ones between."""
 
 
-@functools.lru_cache(maxsize=STILL_ROWS)
+@per_language(maxsize=STILL_ROWS)
 def _still_row(
     row: int, me: int | None, faces: tuple[str | None, ...], placers: tuple[int | None, ...]
 ) -> Markup:
@@ -161,7 +163,7 @@ _VERSION = "\x00"
 """Where the version goes in a kept move's form: a character no page's HTML holds."""
 
 
-@functools.lru_cache(maxsize=MOVE_CELLS)
+@per_language(maxsize=MOVE_CELLS)
 def _move_cell(row: int, index: int, filled: bool, face: str | None, text: str) -> tuple[str, str]:
     """A place the viewer may move on, as its form's HTML before and after the version it sends
     back: the same at every table and version for the same place, block and move."""

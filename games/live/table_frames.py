@@ -1,10 +1,11 @@
 """A live table's frames (its live part as HTML for one viewer) and the lobby's list.
 
-A started table's frame depends only on its version and the viewer's seat: it is drawn once
-per seat from the version's snapshot (``games.core.snapshots``), for every socket of that seat
-(and every spectator) in this process. Drawing from a snapshot reads nothing, so a socket's
-consumer draws on the event loop when the snapshot is kept (``frame``), and on the database
-thread otherwise (``render_table``, which reads it).
+A started table's frame depends only on its version, the viewer's seat and the viewer's
+language: it is drawn once per seat and language from the version's snapshot
+(``games.core.snapshots``), for every socket of that seat (and every spectator) in this process.
+Drawing from a snapshot reads nothing, so a socket's consumer draws on the event loop when the
+snapshot is kept (``frame``), and on the database thread otherwise (``render_table``, which
+reads it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from accounts.models import User
 from games.core import snapshots
@@ -32,11 +34,11 @@ def _render(context: dict[str, Any], user: User | None) -> str:
 
 
 def frame(snapshot: Snapshot, user: User | None) -> str:
-    """``user``'s frame of a started table at the snapshot's version; reads nothing. A
-    turn-based table's frame says the time left in words (LP-8), so it is drawn again once a
-    minute: its version may stand for days."""
+    """``user``'s frame of a started table at the snapshot's version, in the active language;
+    reads nothing. A turn-based table's frame says the time left in words (LP-8), so it is drawn
+    again once a minute: its version may stand for days."""
     assert snapshot.table is not None
-    key = ("frame", seat_of(snapshot.seats, user))
+    key = ("frame", seat_of(snapshot.seats, user), get_language())
     minute = int(time.time() // 60) if turn_clocks.is_turn_based(snapshot.table.clock_seconds) else None
     kept: tuple[int | None, str] | None = snapshot.memo.get(key)
     if kept is None or kept[0] != minute:

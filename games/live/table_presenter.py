@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from accounts.models import User
 from games import kinds
@@ -226,7 +226,8 @@ def _public_parts(
     """What a table's page shows alike to its seats and its spectators at the snapshot's
     version, worked out once for them all: the page's part, and the game's (``public_area``
     of the spectators' view: it reads only what every viewer sees, LP-3)."""
-    parts: tuple[dict[str, Any], dict[str, Any]] | None = snapshot.memo.get("public")
+    key = ("public", get_language())  # worded: drawn once per language
+    parts: tuple[dict[str, Any], dict[str, Any]] | None = snapshot.memo.get(key)
     if parts is None:
         seats, record = snapshot.seats, snapshot.record
         page = {
@@ -237,7 +238,7 @@ def _public_parts(
             "bot_to_act": any(seat.number == to_act and seat.is_bot for seat in seats),
         }
         parts = page, public_area(spec, snapshots.spectators_view(snapshot), seats)
-        snapshot.memo["public"] = parts
+        snapshot.memo[key] = parts
     return parts
 
 

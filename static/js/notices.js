@@ -86,7 +86,7 @@
     item.setAttribute("data-testid", "notice");
     const time = document.createElement("time");
     time.dateTime = notice.created_at;
-    time.textContent = "just now";
+    time.textContent = gettext("just now");
     item.append(noticeLink(notice), " ", time);
     const answer = answerForms(notice);
     if (answer) item.append(answer);
@@ -125,7 +125,7 @@
     const close = document.createElement("button");
     close.type = "button";
     close.className = "toast-close";
-    close.setAttribute("aria-label", "Dismiss this notice");
+    close.setAttribute("aria-label", gettext("Dismiss this notice"));
     close.textContent = "\u00d7";
     close.addEventListener("click", function () { box.remove(); });
     box.append(text, close);

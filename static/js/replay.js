@@ -5,8 +5,8 @@
 // fragment, so this script goes there).
 (function () {
   "use strict";
-  const PLAY = '<span aria-hidden="true">&#x25B6;</span> Play';
-  const PAUSE = '<span aria-hidden="true">&#x23F8;</span> Pause';
+  const PLAY = '<span aria-hidden="true">&#x25B6;</span> ' + gettext("Play");
+  const PAUSE = '<span aria-hidden="true">&#x23F8;</span> ' + gettext("Pause");
   let timer = null;
   let wanted = null; // the step asked for while a request was in flight
   let busy = false;

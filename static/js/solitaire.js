@@ -86,12 +86,12 @@
       return;
     }
     if (root.dataset.pairs !== "1") { sendCards(card); return; }
-    if (selected === card) { selected = null; markSelection(); say("Picked nothing."); return; }
+    if (selected === card) { selected = null; markSelection(); say(gettext("Picked nothing.")); return; }
     if (selected) { sendCards(selected, card); return; }
     if (isKing(card)) { sendCards(card); return; }
     selected = card;
     markSelection();
-    say("Picked " + button.getAttribute("aria-label") + ": now pick a card to make 13 with it.");
+    say(interpolate(gettext("Picked %(card)s: now pick a card to make 13 with it."), { card: button.getAttribute("aria-label") }, true));
   }
 
   document.addEventListener("click", function (event) {
@@ -193,7 +193,7 @@
       event.preventDefault();
       return;
     }
-    if (key === "escape") { if (selected) say("Picked nothing."); selected = null; markSelection(); return; }
+    if (key === "escape") { if (selected) say(gettext("Picked nothing.")); selected = null; markSelection(); return; }
     if (key === "/") { const input = document.getElementById("move-input"); if (input) { input.focus(); event.preventDefault(); } return; }
     if (["d", "r", "u", "h", "n"].includes(key) && clickKey(key)) event.preventDefault();
   });

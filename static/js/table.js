@@ -56,7 +56,7 @@
     socket = event.detail.socketWrapper;
     if (document.hidden) tellVisibility();
   });
-  document.addEventListener("htmx:wsClose", function () { status("Connection lost: reconnecting… The game goes on and your clock keeps running."); });
+  document.addEventListener("htmx:wsClose", function () { status(gettext("Connection lost: reconnecting… The game goes on and your clock keeps running.")); });
 
   // What the page last said: the newest move it has read out, and the turn line.
   let heardSeq = -1;
