@@ -8,7 +8,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 WORKERS ?= auto
 
-.PHONY: run test check lint typecheck install lock bench bench-scale bench-turns clean dev faults fuzz
+.PHONY: run test check lint typecheck install lock bench bench-scale bench-turns clean dev faults fuzz messages
 
 # The demo series (a Triad tournament every 10 minutes) is seeded once the database is
 # migrated; the launcher's own migrate then finds nothing to do.
@@ -48,6 +48,13 @@ $(STAMP): $(LOCK) pyproject.toml setup.py $(wildcard games/engine/solver/*.c gam
 	$(VENV)/bin/python -m pip install --quiet --no-deps -e .
 	$(VENV)/bin/python scripts/check_lock.py
 	touch $(STAMP)
+
+# Every translatable message into locale/<language>/LC_MESSAGES/{django,djangojs}.po for each
+# language of settings.LANGUAGES, then compiled to the .mo files, which are committed: `make run`
+# on a fresh clone reads them and compiles nothing. Needs GNU gettext (Debian: gettext), as
+# `make test` does for its catalogue check. README.md, "Adding a language".
+messages: $(STAMP)
+	$(VENV)/bin/python manage.py messages
 
 # After editing pyproject.toml's dependencies (or to take upgrades: ARGS="--upgrade-package NAME"):
 # recompile the lock, then run `make test` before committing both files.
