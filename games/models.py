@@ -622,21 +622,25 @@ class SiteOutage(models.Model):
 
 
 class GameAnalysis(models.Model):
-    """What the solver found about a finished solitaire game (issue 46, LP-11), worked out by
-    a task the first time its replay is shown (``games.solitaire.analysis``): the player's
-    chance to win after each move, from their view, and where the deal stopped being winnable
-    with every card known. Of the game as it stood at ``version``: an undo that reopens the
-    game leaves it behind, and the game's next replay works it out again."""
+    """What was worked out about a finished game for its replay (issue 46, LP-11), by a task on
+    the analysis queue. A solitaire game (``games.solitaire.analysis``): the player's chance to
+    win after each move, from their view, and where the deal stopped being winnable with every
+    card known. A table game (``games.replays.table_odds``): every seat's chance to win the
+    deal at each step, every dealt card known. Of the game as it stood at ``version``: an undo
+    that reopens a solitaire game leaves it behind, and its next replay works it out again."""
 
     record = models.OneToOneField(
         GameRecord, primary_key=True, on_delete=models.CASCADE, related_name="analysis"
     )
     version = models.PositiveIntegerField(help_text="The game's version the figures are of.")
     chances = models.JSONField(
-        help_text="Per step from the deal: [percent or null, margin or null, exact, unknown samples]."
+        help_text="Per step from the deal. Solitaire: [percent or null, margin or null, exact, unknown"
+        " samples]. Tables: [deal, [[percent, margin, standing] per seat], hand, kind, result or null].",
     )
     outcome = models.CharField(
-        max_length=16, help_text="lost at, won, never winnable, still winnable or unknown (never guessed)."
+        max_length=16,
+        help_text="Solitaire: lost at, won, never winnable, still winnable or unknown (never guessed);"
+        " tables: empty.",
     )
     turning_point = models.JSONField(
         null=True, blank=True, help_text='{"step": n, "played": move, "instead": move} when lost at a move.'

@@ -39,6 +39,15 @@ def analyse_solitaire_game(record_id: int) -> bool:
     return analysis.work_out(record_id) is not None
 
 
+@shared_task
+def analyse_table_game(record_id: int) -> bool:
+    """Each seat's chance to win the hand at every step of a finished table game (issue 46),
+    for its replay: asked for when the game ends. Whether there was a game to work out."""
+    from games.replays import table_odds
+
+    return table_odds.work_out(record_id) is not None
+
+
 @shared_task(acks_late=True)
 def advance_table(game_id: int, version: int) -> bool:
     """The move due at ``version`` (bot, turn clock, tie replay); a no-op if the game moved on."""

@@ -22,7 +22,7 @@ from games.core.players import Player
 from games.engine.solver import solve
 from games.live import tables, turn_clocks
 from games.models import GameRecord
-from games.replays import replays
+from games.replays import replays, table_odds
 from games.solitaire import services, solo_matches
 from tests.e2e.test_tournament_formats import play_until_finished
 from tests.games.test_replays import table_game
@@ -199,6 +199,7 @@ def build_tables() -> list[Visit]:
     visits.append(Visit("Triad table (turn-based, 2 days per move)", slow.get_absolute_url()))
     finished = table_game("triad", me, players=2, hands=2)
     assert finished.record is not None and finished.record.is_over
+    assert table_odds.work_out(finished.record_id) is not None  # its replay's odds (issue 46)
     visits += [
         Visit("Triad table (finished)", finished.get_absolute_url()),
         Visit("Triad replay", f"/games/{finished.record_id}/replay/"),

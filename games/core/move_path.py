@@ -146,6 +146,16 @@ def _table_finished(decided: Decided) -> None:
         ratings.rate_game(record.pk, record.game, people, places)
     if record.kind == GameRecord.Kind.TOURNAMENT:
         transaction.on_commit(partial(_report_match, record.pk))
+    # Each seat's odds at every step, for the replay (issue 46): seconds of play-outs, on the
+    # analysis queue's worker, once the game's end is committed. Robust: a lost message costs
+    # only a wait, since the replay asks again for figures it does not find.
+    transaction.on_commit(partial(_analyse, record.pk), robust=True)
+
+
+def _analyse(game_id: int) -> None:
+    from games.tasks import analyse_table_game
+
+    analyse_table_game.delay(game_id)
 
 
 def _report_match(game_id: int) -> None:

@@ -28,7 +28,7 @@ from games.kinds.spec import SolitaireSpec, TableSpec
 from games.live import table_access
 from games.live.table_presenter import game_area
 from games.models import DailyChallenge, GameRecord, Table
-from games.replays import replays
+from games.replays import replays, table_odds
 from games.solitaire import analysis, services
 from games.stats import selectors
 from web.http import HtmxHttpRequest
@@ -91,10 +91,28 @@ def replay_context(source: replays.ReplaySource, step: int, perspective: str) ->
         me = int(perspective) if perspective.isdigit() else None
         context.update(game_area(spec, view, seats, me, spec.engine.current_player(state), live=False))
         context["seats"] = seats
+        context["odds"] = _table_odds(source, step)
     elif isinstance(spec, SolitaireSpec):
         context["board"] = spec.board(view)
         context["waste_top"] = waste_top(view)
     return context
+
+
+def _table_odds(source: replays.ReplaySource, step: int) -> dict[str, Any] | None:
+    """Each seat's chance to win the hand at ``step``, and the hand's chart, once worked out;
+    only for a finished game played here (issue 46)."""
+    record = source.record
+    if record is None or not source.finished or not table_odds.wanted(record):
+        return None
+    analysed = table_odds.kept(record)
+    if analysed is None:
+        table_odds.ask(record)  # its task at the game's end was lost, or is still at work
+        return {"pending": True}
+    names = list(source.names)
+    return {
+        "bars": table_odds.at_step(analysed, step, names),
+        "chart": table_odds.hand_chart(analysed, step, names),
+    }
 
 
 class _NamedSeat:
