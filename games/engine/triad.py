@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from games.engine import betting
@@ -636,7 +637,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
     ) -> TriadView:
         to_act = self.current_player(state)
         moves = (
-            tuple(a.move() for a in self.legal_actions(state))
+            tuple(_move(a) for a in self.legal_actions(state))
             if viewer is not None and viewer == to_act
             else ()
         )
@@ -692,7 +693,18 @@ def _seat_view(state: TriadState, seat: int, visible: bool, full: bool) -> Triad
     )
 
 
+@lru_cache(maxsize=4096)
+def _move(action: TriadAction) -> Move:
+    """An action as a page offers it. Kept: a betting round offers every bet size and a draw
+    every discard, again in each view of the round (broadcast playouts build views by the
+    hundred thousand, bench/broadcast.py)."""
+    return action.move()
+
+
+@lru_cache(maxsize=64)
 def _result_view(result: HandResult | None) -> TriadResult | None:
+    """Kept: every view until the next deal ends shows the same result, and naming its
+    shown hands is a third of making a view."""
     if result is None:
         return None
     return TriadResult(
@@ -714,8 +726,10 @@ def _shown(seat: int, cards: tuple[str, ...]) -> TriadShownHand:
     )
 
 
-def _discards(hand: Sequence[str], limit: int) -> list[tuple[str, ...]]:
-    """Every distinct multiset of up to ``limit`` cards of ``hand``: fewest first, then best cards first."""
+@lru_cache(maxsize=1024)
+def _discards(hand: tuple[str, ...], limit: int) -> tuple[tuple[str, ...], ...]:
+    """Every distinct multiset of up to ``limit`` cards of ``hand``: fewest first, then best
+    cards first. Kept by hand: up to a few hundred of them, in every view of a draw."""
     counts = Counter(hand)
     kinds = sort_cards(counts)
     found: list[tuple[str, ...]] = []
@@ -729,7 +743,7 @@ def _discards(hand: Sequence[str], limit: int) -> list[tuple[str, ...]]:
             extend(index + 1, chosen + (card,) * n)
 
     extend(0, ())
-    return sorted(found, key=lambda cards: (len(cards), [-CODES[c] for c in cards]))
+    return tuple(sorted(found, key=lambda cards: (len(cards), [-CODES[c] for c in cards])))
 
 
 ENGINE = TriadEngine()
