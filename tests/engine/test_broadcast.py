@@ -6,6 +6,7 @@ Small games played by the site's bots from fixed seeds; each claim a shortcut of
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -180,3 +181,52 @@ def test_only_a_finished_table_game_is_taken() -> None:
         table_odds("pyramid", None, 3, [])
     with pytest.raises(ValueError, match="action 1 cannot be applied"):
         table_odds("triad", dict(ONE_HAND), 3, [texts[0], "discard X X X X X"])
+
+
+@pytest.mark.parametrize(
+    ("game", "config", "seed"),
+    [
+        ("triad", {"players": 3, "hands": 1}, 5),
+        ("triad", {"players": 2, "hands": 1, "face_up": True}, 2),
+        ("tauron", {"players": 2, "hands": 1}, 0),
+    ],
+)
+def test_what_a_bot_is_looked_up_by_tells_apart_every_two_views(
+    game: str, config: dict[str, Any], seed: int
+) -> None:
+    """What looking a bot's move up by ``Table.knowledge`` relies on: states of the playouts
+    with equal knowledge for the seat to act give it equal views."""
+    engine, table = get_engine(game), TABLES[game]
+    texts = []
+    state = engine.initial_state(config, seed)
+    while (seat := engine.current_player(state)) is not None and seat != TABLE_SEAT:
+        texts.append(engine.bot_action(engine.view(state, seat), bot_seed(seed, seat, len(texts))))
+        state = engine.apply(state, texts[-1])
+    views: dict[tuple[object, ...], Any] = {}
+    collisions = 0
+    for ply, start in enumerate(engine.replay(config, seed, texts)[:-1]):
+        for stream in range(3):
+            deck = table.undealt(start)
+            state = table.redeal(start, tuple(deck[stream:] + deck[:stream]), stream)
+            at = ply
+            while not table.settled(state) and table.deal(state) == table.deal(start):
+                seat = engine.current_player(state)
+                view = engine.view(state, seat)
+                key = (at, table.knowledge(state, seat))
+                if key in views:
+                    collisions += 1
+                    assert views[key] == view
+                views[key] = view
+                # The same state with every other seat's cards swapped for the deck's.
+                holding = getattr(state, table.cards)
+                swapped, top = [], 0
+                for other, cards in enumerate(holding):
+                    swapped.append(cards if other == seat else state.deck[top : top + len(cards)])
+                    top += 0 if other == seat else len(cards)
+                other_state = replace(state, **{table.cards: tuple(swapped)})
+                if table.knowledge(other_state, seat) == key[1]:
+                    collisions += 1
+                    assert engine.view(other_state, seat) == view
+                state = engine.apply(state, engine.bot_action(view, bot_seed(seed, seat, at)))
+                at += 1
+    assert collisions > 20

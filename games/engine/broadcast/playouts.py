@@ -16,6 +16,8 @@ The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` check
   When the deal ends before any card is dealt, the figure is exact (one continuation).
 * **A bot's move is looked up, not worked out again**, by its view and ply: ``bot_action`` is
   a pure function of the view and the seed, and the seed depends on the seat and ply alone.
+  Triad and Tauron look it up by ``Table.knowledge`` instead, which is equal only when the
+  views are and costs a tenth of making one (the view is made only when the bot must move).
 * **Exact enumeration of the last cards.** In Triad and Tauron the order of the cards one
   action deals doesn't matter to anything after it (a hand and a board are valued, and read
   by the bots, as multisets: ``Table.order_free``), so when the rest of a deal holds few
@@ -93,7 +95,8 @@ class Playouts:
         self.enumeration_limit = enumeration_limit
         self.playouts = 0
         """Continuations played so far, sampled and enumerated, shared figures once."""
-        self._moves: dict[tuple[int, int, tuple[object, ...]], str] = {}
+        self._moves: dict[tuple[int, tuple[object, ...]], Any] = {}
+        """The bots' moves, parsed: ``engine.apply`` takes them so, without reading them again."""
         self._figures: dict[tuple[int, Any], Figure] = {}
 
     def figure(self, state: Any, ply: int) -> Figure:
@@ -110,16 +113,20 @@ class Playouts:
 
     # ---- one continuation ---------------------------------------------------------------
 
-    def _bot(self, state: Any, ply: int) -> str:
+    def _bot(self, state: Any, ply: int) -> Any:
         seat = self.engine.current_player(state)
         assert seat is not None, "a deal being played has a seat to act"
-        view = self.engine.view(state, seat)
-        # Every field but config, which is the game's own and a dict (not hashable).
-        key = (ply, seat, tuple(value for name, value in vars(view).items() if name != "config"))
-        move = self._moves.get(key)
+        known = self.table.knowledge(state, seat)
+        view = None
+        if known is None:
+            view = self.engine.view(state, seat)
+            # Every field but config, which is the game's own and a dict (not hashable).
+            known = (seat, *(value for name, value in vars(view).items() if name != "config"))
+        move = self._moves.get((ply, known))
         if move is None:
-            move = self.engine.bot_action(view, bot_seed(self.seed, seat, ply))
-            self._moves[key] = move
+            view = view or self.engine.view(state, seat)
+            move = self.engine.parse_action(self.engine.bot_action(view, bot_seed(self.seed, seat, ply)))
+            self._moves[ply, known] = move
         return move
 
     def _advance(self, state: Any, ply: int, *, dealing: bool = False) -> tuple[Fraction, ...] | _Random:

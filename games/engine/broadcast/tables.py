@@ -9,8 +9,9 @@ deal them anew. Every state here is an engine's own frozen state, changed only w
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import replace
+from dataclasses import fields, replace
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from games.engine.betting import HAND, OVER, PLACE_TIE, TIE_REPLAY
@@ -71,6 +72,11 @@ class Table(ABC):
     def forfeited(self, state: Any) -> bool:
         """The game ended by a forfeit (TN-6), which abandons the deal being played."""
 
+    def knowledge(self, state: Any, seat: int) -> tuple[object, ...] | None:
+        """A value that is equal for two states only if ``seat``'s views of them are (more may
+        tell them apart, never less), far cheaper than the view; ``None``: none is known."""
+        return None
+
 
 class PokerTable(Table):
     """Triad and Tauron Hold-Em: a hand, each tie-replay hand and each place tie-replay is
@@ -78,6 +84,24 @@ class PokerTable(Table):
     shared cards to come (on top of the deck)."""
 
     order_free = True
+    cards: str
+    """The state's field of each seat's own cards."""
+    hidden: frozenset[str]
+    """The state's fields no seat's view shows beyond their length: the cards field, whose
+    visible hands ``knowledge`` puts back, the undealt and discarded cards, folded hands and
+    the seed."""
+
+    def knowledge(self, state: Any, seat: int) -> tuple[object, ...]:
+        """Every field of the state but the hidden ones, and the cards a seat's view shows:
+        its own, those shown at the showdown and, in Triad's ``face_up``, all (LP-3)."""
+        face_up = getattr(state.rules, "face_up", False)
+        shown = state.shown
+        seen = tuple(
+            cards if other == seat or face_up or shown[other] else len(cards)
+            for other, cards in enumerate(getattr(state, self.cards))
+        )
+        public, counted = _getters(type(state), self.hidden)
+        return (seat, seen, tuple(map(len, counted(state))), public(state))
 
     def deal(self, state: Any) -> tuple[object, ...]:
         return (state.kind, state.hand_no, state.replays)
@@ -163,5 +187,31 @@ class BlocksTable(Table):
         return state.forfeited is not None
 
 
-TABLES: dict[str, Table] = {"triad": PokerTable(), "tauron": PokerTable(), "blocks": BlocksTable()}
+_GETTERS: dict[tuple[type, frozenset[str]], tuple[attrgetter[Any], attrgetter[Any]]] = {}
+
+
+def _getters(kind: type, hidden: frozenset[str]) -> tuple[attrgetter[Any], attrgetter[Any]]:
+    """Getters of a state class's fields: those not ``hidden``, and the hidden ones but the seed."""
+    known = _GETTERS.get((kind, hidden))
+    if known is None:
+        names = [field.name for field in fields(kind)]
+        known = (
+            attrgetter(*(name for name in names if name not in hidden)),
+            attrgetter(*(name for name in names if name in hidden and name != "seed")),
+        )
+        _GETTERS[kind, hidden] = known
+    return known
+
+
+class TriadTable(PokerTable):
+    cards = "hands"
+    hidden = frozenset({"hands", "deck", "pile", "mucked", "seed"})
+
+
+class TauronTable(PokerTable):
+    cards = "holes"
+    hidden = frozenset({"holes", "deck", "mucked", "seed"})
+
+
+TABLES: dict[str, Table] = {"triad": TriadTable(), "tauron": TauronTable(), "blocks": BlocksTable()}
 """The games broadcast odds are computed for."""
