@@ -30,6 +30,8 @@ DEVELOPER_NOTE = re.compile(r"^The rule ids\b")
 """A paragraph that explains the ids to developers (``The rule ids (`TR-1` ...) are ...``)."""
 RULE_IDS = re.compile(r"\s*\(((?:[A-Z]{2}-\d+)(?:,\s*[A-Z]{2}-\d+)*)\)")
 RULES_MD = re.compile(r"\s*\(RULES\.md[^)]*\)")
+HEADING_ID = re.compile(r"\s*\{#([\w-]+)\}\s*$")
+"""A translation's heading names the English heading's id (``## Le carte {#the-cards}``)."""
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 BLOCKS = (*HEADINGS, "p", "li", "td", "th", "dt", "dd", "blockquote")
 
@@ -44,6 +46,7 @@ class PlayersOnly(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         self._drop_opening(root)
+        self._keep_english_ids(root)
         self._drop_developer_parts(root)
         self._anchor_rule_ids(root)
         self._wrap_tables(root)
@@ -54,6 +57,23 @@ class PlayersOnly(Treeprocessor):
             if element.tag == "h2":
                 return
             root.remove(element)
+
+    def _keep_english_ids(self, root: etree.Element) -> None:
+        """A translated heading keeps the id the English one is given: links from the games'
+        pages and elsewhere point at it (the table of contents keeps an id it finds)."""
+        for element in root.iter():
+            if element.tag not in HEADINGS:
+                continue
+            last = element[-1] if len(element) else None
+            text = last.tail if last is not None else element.text
+            found = HEADING_ID.search(text or "")
+            if not found:
+                continue
+            if last is not None:
+                last.tail = HEADING_ID.sub("", last.tail or "")
+            else:
+                element.text = HEADING_ID.sub("", element.text or "")
+            element.set("id", found.group(1))
 
     def _drop_developer_parts(self, root: etree.Element) -> None:
         dropping_below = 0  # inside a developers' section: the heading level it started at
