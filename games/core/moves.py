@@ -15,6 +15,7 @@ from games.core.errors import GameError, as_sentence
 from games.engine import FORFEIT, TABLE_SEAT, IllegalAction
 from games.engine.base import Engine
 from games.models import GameRecord
+from games.kinds.refusals import worded
 
 MAX_MOVE_TEXT = 64
 
@@ -69,7 +70,7 @@ def checked(
         action = _parse(engine, move)
         return action, engine.apply(state, action)
     except IllegalAction as exc:
-        raise GameError(as_sentence(str(exc))) from exc
+        raise GameError(as_sentence(worded(exc.words))) from exc
 
 
 def counted(record: GameRecord) -> dt.datetime:

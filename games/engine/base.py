@@ -25,8 +25,50 @@ never among ``legal_actions`` (no bot or page offers it): the site plays it for 
 first clocks of a tournament match ran out, and engines at tables accept it (``forfeit``)."""
 
 
+def gettext_noop(template: str) -> str:
+    """Marks a refusal's English template for the site's catalogue and returns it unchanged.
+
+    Engines import no Django, so they cannot translate: they name the message (its English
+    template, gettext's own key) and its parameters, and the site words it in the reader's
+    language (``games.kinds.refusals``). The name is the one Django's ``makemessages`` looks
+    for, so the templates land in the catalogue without a second list to keep in step.
+    """
+    return template
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message for a person: an English ``template`` marked with ``gettext_noop`` and its
+    named ``params``, which are plain values (card texts, numbers) or ``Words`` themselves.
+    ``str()`` is the English."""
+
+    template: str
+    params: Mapping[str, object]
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.template
+        return self.template % {key: str(value) for key, value in self.params.items()}
+
+
+def and_words(items: Sequence[object]) -> Words:
+    """``a``, ``a and b``, ``a, b and c`` as words the site can translate (items: card texts,
+    numbers or ``Words``)."""
+    if len(items) <= 1:
+        return Words("%(only)s" if items else "", {"only": items[0]} if items else {})
+    joined: object = items[0]
+    for item in items[1:-1]:
+        joined = Words(gettext_noop("%(first)s, %(next)s"), {"first": joined, "next": item})
+    return Words(gettext_noop("%(first)s and %(last)s"), {"first": joined, "last": items[-1]})
+
+
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message is meant for a person."""
+    """An action the rules do not allow now, meant for a person: ``words`` is the message as
+    a template and parameters (for the site to translate), ``str()`` its English."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.words = Words(template, params)
+        super().__init__(str(self.words))
 
 
 class ReplayError(ValueError):
@@ -134,7 +176,7 @@ class Engine(ABC, Generic[S, A]):
         """
         text = fields.get("action")
         if not isinstance(text, str) or not text:
-            raise IllegalAction("no action was named")
+            raise IllegalAction(gettext_noop("no action was named"))
         return self.parse_action(text)
 
     @abstractmethod
@@ -190,15 +232,15 @@ class Engine(ABC, Generic[S, A]):
     def _forfeit_by_seat_to_act(self, state: S) -> S:
         seat = self.current_player(state)
         if seat is None:
-            raise IllegalAction("the game is over: there is nothing to forfeit")
+            raise IllegalAction(gettext_noop("the game is over: there is nothing to forfeit"))
         if seat == TABLE_SEAT:
-            raise IllegalAction("no seat is to act: the table is dealing")
+            raise IllegalAction(gettext_noop("no seat is to act: the table is dealing"))
         return self.forfeit(state, seat)
 
     def forfeit(self, state: S, seat: int) -> S:
         """TN-6: ``seat`` loses the game now, the others placed as the game stands (an engine
         at tables says how); a forfeited game is over."""
-        raise IllegalAction(f"{self.name} has no forfeit")
+        raise IllegalAction(gettext_noop("%(game)s has no forfeit"), game=self.name)
 
     def replay(
         self,

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from games.engine.base import TABLE_SEAT, IllegalAction
+from games.engine.base import TABLE_SEAT, IllegalAction, Words, and_words, gettext_noop
 
 HAND, TIE_REPLAY, PLACE_TIE, OVER = "hand", "tie-replay", "place-tie", "over"
 """Deal kinds (``HAND``, ``TIE_REPLAY``, ``PLACE_TIE``) and the phases at which the table
@@ -98,25 +98,33 @@ def put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     return tuple(value if i == seat else old for i, old in enumerate(values))
 
 
-def seat_list(seats: Sequence[int]) -> str:
-    names = [f"seat {seat}" for seat in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def seat_list(seats: Sequence[int]) -> Words:
+    """ "seat 1 and seat 2", "seat 0, seat 1 and seat 3", as words the site can translate."""
+    return and_words([Words(gettext_noop("seat %(seat)s"), {"seat": seat}) for seat in seats])
 
 
 # ---- action texts ---------------------------------------------------------------------
 
 
-def split_action(text: str, kinds: Sequence[str], such_as: str, examples: str) -> tuple[str, list[str]]:
+def split_action(text: str, kinds: Sequence[str], such_as: Words, examples: Words) -> tuple[str, list[str]]:
     """An action text's kind (lower case) and its words after it; ``IllegalAction`` if the
     text is not text, is empty or names no kind of ``kinds``."""
     if not isinstance(text, str):
-        raise IllegalAction(f"an action must be text such as {such_as}, not {text!r}")
+        raise IllegalAction(
+            gettext_noop("an action must be text such as %(such_as)s, not %(text)s"),
+            such_as=such_as,
+            text=repr(text),
+        )
     words = text.split()
     if not words:
-        raise IllegalAction(f"an empty action; try {examples}")
+        raise IllegalAction(gettext_noop("an empty action; try %(examples)s"), examples=examples)
     kind = words[0].lower()
     if kind not in kinds:
-        raise IllegalAction(f"unknown action {words[0]!r}; actions are {', '.join(kinds)}")
+        raise IllegalAction(
+            gettext_noop("unknown action %(action)s; actions are %(kinds)s"),
+            action=repr(words[0]),
+            kinds=", ".join(kinds),
+        )
     return kind, words[1:]
 
 
@@ -124,13 +132,15 @@ def chips_arg(kind: str, args: Sequence[str]) -> int:
     """The chips of ``bet N`` / ``raise N`` (TR-8); ``IllegalAction`` unless one whole number >= 1."""
     amount = chip_count(args[0]) if len(args) == 1 else None
     if amount is None or amount < 1:
-        raise IllegalAction(f"'{kind}' needs a whole number of chips, at least 1, e.g. '{kind} 3'")
+        raise IllegalAction(
+            gettext_noop("'%(kind)s' needs a whole number of chips, at least 1, e.g. '%(kind)s 3'"), kind=kind
+        )
     return amount
 
 
 def no_args(kind: str, args: Sequence[str]) -> None:
     if args:
-        raise IllegalAction(f"'{kind}' takes nothing after it")
+        raise IllegalAction(gettext_noop("'%(kind)s' takes nothing after it"), kind=kind)
 
 
 # ---- a deal ---------------------------------------------------------------------------
@@ -185,18 +195,23 @@ def turn_of(state: Table, kind: str) -> int | None:
     """Who takes an action of ``kind`` now: the seat to act, or ``None`` for the table's
     tie-replay deal (TR-14, TR-15); ``IllegalAction`` if it is not their action to take."""
     if state.phase == OVER:
-        raise IllegalAction("the match is over; no more actions")
+        raise IllegalAction(gettext_noop("the match is over; no more actions"))
     if state.phase in (TIE_REPLAY, PLACE_TIE):
         if kind != TIE_REPLAY:
             raise IllegalAction(
-                f"{seat_list(state.tied)} are tied; the table deals them a tie-replay hand "
-                "('tie-replay') before anyone acts"
+                gettext_noop(
+                    "%(seats)s are tied; the table deals them a tie-replay hand ('tie-replay') "
+                    "before anyone acts"
+                ),
+                seats=seat_list(state.tied),
             )
         return None
     seat = state.to_act
     assert seat is not None
     if kind == TIE_REPLAY:
-        raise IllegalAction(f"'tie-replay' is the table's action after a tie; seat {seat} is to act")
+        raise IllegalAction(
+            gettext_noop("'tie-replay' is the table's action after a tie; seat %(seat)s is to act"), seat=seat
+        )
     return seat
 
 
@@ -212,14 +227,14 @@ def bet_limits(state: Table) -> tuple[int, int, str] | None:
     if high and state.raises >= state.rules.max_raises:
         return None
     if state.rules.max_bet is not None:
-        limit, why = state.rules.max_bet, "the table's max_bet"
+        limit, why = state.rules.max_bet, gettext_noop("the table's max_bet")
     else:
         # Pot limit: a raise may add the pot as it stands after the call.
-        limit, why = state.pot + to_call, "the pot limit"
+        limit, why = state.pot + to_call, gettext_noop("the pot limit")
     # TR-8: nothing beyond what every player still in can match, so no all-ins, no side pots.
     cap = min(state.bets[p] + state.chips[p] for p in live(state)) - high
     if cap < limit:
-        limit, why = cap, "what every player still in can match"
+        limit, why = cap, gettext_noop("what every player still in can match")
     return (1, limit, why) if limit >= 1 else None
 
 
@@ -250,13 +265,17 @@ def wager(state: Table, seat: int, kind: str, amount: int) -> dict[str, Any]:
     high = max(state.bets)
     to_call = high - state.bets[seat]
     if kind == CHECK and to_call:
-        raise IllegalAction(f"seat {seat} cannot check: {to_call} chips to call")
+        raise IllegalAction(
+            gettext_noop("seat %(seat)s cannot check: %(to_call)s chips to call"), seat=seat, to_call=to_call
+        )
     if kind == CALL and not to_call:
-        raise IllegalAction(f"seat {seat} has nothing to call; check instead")
+        raise IllegalAction(gettext_noop("seat %(seat)s has nothing to call; check instead"), seat=seat)
     if kind == BET and high:
-        raise IllegalAction(f"there is already a bet of {high} this round; call, raise or fold")
+        raise IllegalAction(
+            gettext_noop("there is already a bet of %(high)s this round; call, raise or fold"), high=high
+        )
     if kind == RAISE and not high:
-        raise IllegalAction("there is no bet to raise this round; bet instead")
+        raise IllegalAction(gettext_noop("there is no bet to raise this round; bet instead"))
     raises = state.raises
     acted = put(state.acted, seat, True)
     if kind in (BET, RAISE):
@@ -278,12 +297,26 @@ def _check_size(state: Table, kind: str, amount: int) -> None:
     limits = bet_limits(state)
     if limits is None:
         if kind == RAISE and state.raises >= state.rules.max_raises:
-            raise IllegalAction(f"no more raises this round: the limit is {state.rules.max_raises}")
-        raise IllegalAction(f"no {kind} is possible: a player still in has no chips left")
+            raise IllegalAction(
+                gettext_noop("no more raises this round: the limit is %(limit)s"),
+                limit=state.rules.max_raises,
+            )
+        if kind == RAISE:
+            raise IllegalAction(gettext_noop("no raise is possible: a player still in has no chips left"))
+        raise IllegalAction(gettext_noop("no bet is possible: a player still in has no chips left"))
     if amount < limits[0]:
-        raise IllegalAction(f"a {kind} is at least {limits[0]} chip")
+        if kind == RAISE:
+            raise IllegalAction(gettext_noop("a raise is at least %(least)s chip"), least=limits[0])
+        raise IllegalAction(gettext_noop("a bet is at least %(least)s chip"), least=limits[0])
     if amount > limits[1]:
-        raise IllegalAction(f"a {kind} may not exceed {limits[1]} chips now ({limits[2]})")
+        why = Words(limits[2], {})
+        if kind == RAISE:
+            raise IllegalAction(
+                gettext_noop("a raise may not exceed %(most)s chips now (%(why)s)"), most=limits[1], why=why
+            )
+        raise IllegalAction(
+            gettext_noop("a bet may not exceed %(most)s chips now (%(why)s)"), most=limits[1], why=why
+        )
 
 
 def next_to_act(state: Table) -> int | None:

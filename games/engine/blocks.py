@@ -67,7 +67,16 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from games.engine import config as cfg
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
+from games.engine.base import (
+    TABLE_SEAT,
+    Engine,
+    IllegalAction,
+    Move,
+    View,
+    and_words,
+    check_seed,
+    gettext_noop,
+)
 from games.engine.cards import STANDARD_DECK, check_deck
 from games.engine.poker import HAND_POINTS, poker_name, poker_value
 from games.engine.rng import derive_seed, shuffled
@@ -320,7 +329,12 @@ def _place_id(row: int, index: int) -> int:
     if pid is None:
         last = FOUNDATION - 1
         raise IllegalAction(
-            f"there is no place {row},{index}: rows are 0-{last} and row R has places 0-{last}-R"
+            gettext_noop(
+                "there is no place %(row)s,%(index)s: rows are 0-%(last)s and row R has places 0-%(last)s-R"
+            ),
+            row=row,
+            index=index,
+            last=last,
         )
     return pid
 
@@ -671,7 +685,9 @@ class BlocksEngine(Engine[BlocksState, Action]):
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action text must be a string, not {type(text).__name__}")
+            raise IllegalAction(
+                gettext_noop("an action text must be a string, not %(type)s"), type=type(text).__name__
+            )
         clean = text.strip()
         if clean == "tie-replay":
             return TieReplay()
@@ -683,18 +699,27 @@ class BlocksEngine(Engine[BlocksState, Action]):
         if match := _KEEP_RE.fullmatch(clean):
             return Keep(match[1])
         raise IllegalAction(
-            f"cannot read {text!r}: actions are 'place R,I', 'take R,I', 'hand K', 'keep CARD', 'tie-replay'"
+            gettext_noop(
+                "cannot read %(text)s: actions are 'place R,I', 'take R,I', 'hand K', 'keep CARD', "
+                "'tie-replay'"
+            ),
+            text=repr(text),
         )
 
     def _apply(self, state: BlocksState, action: Action) -> BlocksState:
         if state.phase == "over":
-            raise IllegalAction(f"{action} is not possible: the game is over")
+            raise IllegalAction(gettext_noop("%(action)s is not possible: the game is over"), action=action)
         if isinstance(action, TieReplay):
             if state.phase != "tie-replay":
-                raise IllegalAction("tie-replay is only possible after a game or match that ended equal")
+                raise IllegalAction(
+                    gettext_noop("tie-replay is only possible after a game or match that ended equal")
+                )
             return self._deal(state, state.game + 1, _deal_deck(state.seed, state.game + 1), tie_replay=True)
         if state.phase == "tie-replay":
-            raise IllegalAction(f"{action} is not possible: the tie-replay game has not started yet")
+            raise IllegalAction(
+                gettext_noop("%(action)s is not possible: the tie-replay game has not started yet"),
+                action=action,
+            )
         if isinstance(action, Place):
             return self._place(state, action)
         if isinstance(action, Take):
@@ -703,16 +728,26 @@ class BlocksEngine(Engine[BlocksState, Action]):
             return self._keep(state, action)
         if isinstance(action, PutInHand):
             return self._put(state, action)
-        raise IllegalAction(f"{action!r} is not a blocks action")
+        raise IllegalAction(gettext_noop("%(action)s is not a blocks action"), action=repr(action))
 
     def _wrong_phase(self, state: BlocksState, action: Action) -> IllegalAction:
-        doing = {
-            "build": "build the pyramid ('place R,I')",
-            "take": "take a block ('take R,I')",
-            "hand": "put the block taken into a hand ('hand K')",
-            "joker": "keep one of the blocks the Joker turned over ('keep CARD')",
+        template = {
+            "build": gettext_noop(
+                "%(action)s is not possible now: seat %(seat)s must build the pyramid ('place R,I')"
+            ),
+            "take": gettext_noop(
+                "%(action)s is not possible now: seat %(seat)s must take a block ('take R,I')"
+            ),
+            "hand": gettext_noop(
+                "%(action)s is not possible now: seat %(seat)s must put the block taken into a hand "
+                "('hand K')"
+            ),
+            "joker": gettext_noop(
+                "%(action)s is not possible now: seat %(seat)s must keep one of the blocks the Joker "
+                "turned over ('keep CARD')"
+            ),
         }[state.phase]
-        return IllegalAction(f"{action} is not possible now: seat {state.to_act} must {doing}")
+        return IllegalAction(template, action=action, seat=state.to_act)
 
     def _place(self, state: BlocksState, action: Place) -> BlocksState:
         if state.phase != "build":
@@ -720,13 +755,22 @@ class BlocksEngine(Engine[BlocksState, Action]):
         pid = _place_id(action.row, action.index)
         pyramid = state.pyramid
         if pyramid[pid] is not None:
-            raise IllegalAction(f"place {_place_text(pid)} already holds a block")
+            raise IllegalAction(gettext_noop("place %(place)s already holds a block"), place=_place_text(pid))
         missing = [_place_text(s) for s in SUPPORTS[pid] if pyramid[s] is None]
         if missing:
-            below = " and ".join(_place_text(s) for s in SUPPORTS[pid])
-            empty = " and ".join(missing)
+            below = and_words([_place_text(s) for s in SUPPORTS[pid]])
+            if len(missing) > 1:
+                raise IllegalAction(
+                    gettext_noop("place %(place)s is not open: it rests on %(below)s; %(empty)s are empty"),
+                    place=_place_text(pid),
+                    below=below,
+                    empty=and_words(missing),
+                )
             raise IllegalAction(
-                f"place {_place_text(pid)} is not open: it rests on {below}; {empty} is empty"
+                gettext_noop("place %(place)s is not open: it rests on %(below)s; %(empty)s is empty"),
+                place=_place_text(pid),
+                below=below,
+                empty=missing[0],
             )
         seat = state.to_act
         card, rest = state.supplies[seat][0], state.supplies[seat][1:]
@@ -748,11 +792,15 @@ class BlocksEngine(Engine[BlocksState, Action]):
         pid = _place_id(action.row, action.index)
         block = state.pyramid[pid]
         if block is None:
-            raise IllegalAction(f"there is no block at {_place_text(pid)}")
+            raise IllegalAction(gettext_noop("there is no block at %(place)s"), place=_place_text(pid))
         on_top = [_place_text(c) for c in RESTING_ON[pid] if state.pyramid[c] is not None]
         if on_top:
-            above = " and ".join(on_top)
-            raise IllegalAction(f"block {_place_text(pid)} cannot be taken: {above} rests on it")
+            template = (
+                gettext_noop("block %(place)s cannot be taken: %(above)s rest on it")
+                if len(on_top) > 1
+                else gettext_noop("block %(place)s cannot be taken: %(above)s rests on it")
+            )
+            raise IllegalAction(template, place=_place_text(pid), above=and_words(on_top))
         pyramid = (*state.pyramid[:pid], None, *state.pyramid[pid + 1 :])
         face, placer = block
         if face not in JOKERS:
@@ -777,7 +825,11 @@ class BlocksEngine(Engine[BlocksState, Action]):
         if state.phase != "joker":
             raise self._wrong_phase(state, action)
         if action.card not in state.revealed:
-            raise IllegalAction(f"{action.card} is not one of the blocks turned over: {list(state.revealed)}")
+            raise IllegalAction(
+                gettext_noop("%(card)s is not one of the blocks turned over: %(revealed)s"),
+                card=action.card,
+                revealed=list(state.revealed),
+            )
         others = tuple(card for card in state.revealed if card != action.card)
         return replace(
             state,
@@ -791,10 +843,14 @@ class BlocksEngine(Engine[BlocksState, Action]):
         if state.phase != "hand":
             raise self._wrong_phase(state, action)
         if not 1 <= action.hand <= HAND_COUNT:
-            raise IllegalAction(f"there is no hand {action.hand}: hands are 1, 2 and 3")
+            raise IllegalAction(
+                gettext_noop("there is no hand %(hand)s: hands are 1, 2 and 3"), hand=action.hand
+            )
         seat, k = state.to_act, action.hand - 1
         if len(state.hands[seat][k]) >= HAND_SIZE:
-            raise IllegalAction(f"hand {action.hand} is full ({HAND_SIZE} blocks)")
+            raise IllegalAction(
+                gettext_noop("hand %(hand)s is full (%(size)s blocks)"), hand=action.hand, size=HAND_SIZE
+            )
         assert state.holding is not None
         after = replace(
             state,

@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from games.engine import rng
-from games.engine.base import IllegalAction, Move
+from games.engine.base import IllegalAction, Move, Words, and_words, gettext_noop
 from games.engine.cards import rank_value
 from games.engine.config import Option, boolean, integer, one_of, resolve
 from games.engine.solitaire_common import (
@@ -34,7 +34,6 @@ from games.engine.solitaire_common import (
     SolitaireOutcome,
     SolitaireView,
     add_score,
-    and_list,
     card_order,
     deal,
     parse_card,
@@ -180,7 +179,9 @@ class Remove:
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.cards) <= 2 or len(set(self.cards)) != len(self.cards):
-            raise IllegalAction(f"remove one card or two different cards, not {list(self.cards)}")
+            raise IllegalAction(
+                gettext_noop("remove one card or two different cards, not %(cards)s"), cards=list(self.cards)
+            )
         object.__setattr__(self, "cards", tuple(sorted(self.cards, key=card_order)))
 
     def __str__(self) -> str:
@@ -371,7 +372,7 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
 
     def parse_action(self, text: str) -> PyramidAction:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text, not {type(text).__name__}")
+            raise IllegalAction(gettext_noop("an action is text, not %(type)s"), type=type(text).__name__)
         word = text.strip().lower()
         if word == "draw":
             return Draw()
@@ -381,7 +382,10 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
             return Resign()
         parts = text.split("+")
         if len(parts) > 2:
-            raise IllegalAction(f"{text.strip()!r}: remove one King or two cards, e.g. 'Kh' or '5h+8c'")
+            raise IllegalAction(
+                gettext_noop("%(text)s: remove one King or two cards, e.g. 'Kh' or '5h+8c'"),
+                text=repr(text.strip()),
+            )
         return Remove(tuple(parse_card(part) for part in parts))
 
     def card_action(self, cards: tuple[str, ...]) -> PyramidAction:
@@ -399,8 +403,9 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
 
     def _draw(self, state: PyramidState) -> PyramidState:
         if not state.stock:
-            hint = "; redeal to turn the waste over" if can_redeal(state) else ""
-            raise IllegalAction(f"the stock is empty{hint}")
+            if can_redeal(state):
+                raise IllegalAction(gettext_noop("the stock is empty; redeal to turn the waste over"))
+            raise IllegalAction(gettext_noop("the stock is empty"))
         return replace(
             state, stock=state.stock[1:], waste=(*state.waste, state.stock[0]), moves=state.moves + 1
         )
@@ -408,17 +413,20 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
     def _redeal(self, state: PyramidState) -> PyramidState:
         if state.stock:
             raise IllegalAction(
-                f"the stock still holds {len(state.stock)} cards: redeal only when it is empty"
+                gettext_noop("the stock still holds %(count)s cards: redeal only when it is empty"),
+                count=len(state.stock),
             )
         if not state.waste:
-            raise IllegalAction("the waste is empty: there is nothing to redeal")
+            raise IllegalAction(gettext_noop("the waste is empty: there is nothing to redeal"))
         redeals = state.config.redeals
         if redeals is None and not state.pass_removed:
-            raise IllegalAction("this pass has removed no card yet, and with unlimited redeals it must")
-        if redeals is not None and state.redeals_used >= redeals:
             raise IllegalAction(
-                "this game allows no redeal" if redeals == 0 else f"all {redeals} redeals are used"
+                gettext_noop("this pass has removed no card yet, and with unlimited redeals it must")
             )
+        if redeals is not None and state.redeals_used >= redeals:
+            if redeals == 0:
+                raise IllegalAction(gettext_noop("this game allows no redeal"))
+            raise IllegalAction(gettext_noop("all %(count)s redeals are used"), count=redeals)
         stock = state.waste
         if state.config.reshuffle:
             stock = tuple(rng.shuffled(stock, rng.derive_seed(state.seed, "redeal", state.redeals_used + 1)))
@@ -439,13 +447,24 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
         for card in cards:
             problem = self._unavailable(state, card, partner=[c for c in cards if c != card])
             if problem:
-                raise IllegalAction(problem)
+                raise IllegalAction(problem.template, **problem.params)
         total = sum(rank_value(card) for card in cards)
         if len(cards) == 1 and total != TARGET:
-            raise IllegalAction(f"{cards[0]} is worth {total}: only a King (13) is removed alone")
+            raise IllegalAction(
+                gettext_noop("%(card)s is worth %(total)s: only a King (13) is removed alone"),
+                card=cards[0],
+                total=total,
+            )
         if len(cards) == 2 and total != TARGET:
-            hint = ": a King is removed alone" if TARGET in map(rank_value, cards) else ""
-            raise IllegalAction(f"{cards[0]} + {cards[1]} make {total}, not {TARGET}{hint}")
+            pair = {"first": cards[0], "second": cards[1], "total": total, "target": TARGET}
+            if TARGET in map(rank_value, cards):
+                raise IllegalAction(
+                    gettext_noop(
+                        "%(first)s + %(second)s make %(total)s, not %(target)s: a King is removed alone"
+                    ),
+                    **pair,
+                )
+            raise IllegalAction(gettext_noop("%(first)s + %(second)s make %(total)s, not %(target)s"), **pair)
 
         tableau, reserve = list(state.tableau), list(state.reserve)
         stock, waste = state.stock, state.waste
@@ -489,19 +508,29 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
             moves=state.moves + 1,
         )
 
-    def _unavailable(self, state: PyramidState, card: str, partner: list[str]) -> str | None:
+    def _unavailable(self, state: PyramidState, card: str, partner: list[str]) -> Words | None:
         """Why ``card`` may not be used now alongside ``partner``, or ``None`` if it may."""
         if card in state.removed:
-            return f"{card} has already been removed"
+            return Words(gettext_noop("%(card)s has already been removed"), {"card": card})
         if card in state.reserve:
             return None
         if card in state.stock:
-            return None if card == state.stock[0] else f"{card} is in the stock, under {state.stock[0]}"
+            if card == state.stock[0]:
+                return None
+            return Words(
+                gettext_noop("%(card)s is in the stock, under %(top)s"), {"card": card, "top": state.stock[0]}
+            )
         if card in state.waste:
             if card != state.waste[-1]:
-                return f"{card} is in the waste, under {state.waste[-1]}"
+                return Words(
+                    gettext_noop("%(card)s is in the waste, under %(top)s"),
+                    {"card": card, "top": state.waste[-1]},
+                )
             if state.config.waste_off_limits:
-                return f"{card} is on the waste, and waste cards may not be used in this game"
+                return Words(
+                    gettext_noop("%(card)s is on the waste, and waste cards may not be used in this game"),
+                    {"card": card},
+                )
             return None
         k = state.tableau.index(card)
         covering = [c for j in state.geometry.covered_by[k] if (c := state.tableau[j]) is not None]
@@ -513,7 +542,9 @@ class PyramidEngine(SolitaireEngine[PyramidState, PyramidAction, PyramidView]):
             and state.tableau.index(partner[0]) in exposed_positions(state)
         ):
             return None
-        return f"{card} is covered by {and_list(covering)}"
+        return Words(
+            gettext_noop("%(card)s is covered by %(cards)s"), {"card": card, "cards": and_words(covering)}
+        )
 
     def _view(self, state: PyramidState, *, seat: int | None, reveal: bool) -> PyramidView:
         geometry = state.geometry

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from games.engine import rng
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed, gettext_noop
 from games.engine.cards import STANDARD_DECK, SUITS, check_deck, rank_value
 
 PLAYING = "playing"
@@ -31,7 +31,10 @@ def parse_card(text: str) -> str:
     """The canonical text of a card written ``Ah``, ``td``, ``10D`` ...; ``IllegalAction`` if not a card."""
     match = _CARD_TEXT.fullmatch(text.strip())
     if match is None:
-        raise IllegalAction(f"{text.strip()!r} is not a card: write rank then suit, e.g. 'Ah', 'Td', '7c'")
+        raise IllegalAction(
+            gettext_noop("%(text)s is not a card: write rank then suit, e.g. 'Ah', 'Td', '7c'"),
+            text=repr(text.strip()),
+        )
     rank = match.group(1).upper()
     return ("T" if rank == "10" else rank) + match.group(2).lower()
 
@@ -143,9 +146,11 @@ class SolitaireEngine(Engine[S, A], Generic[S, A, V]):
     def _apply(self, state: S, action: A) -> S:
         known = isinstance(action, self.action_types)  # a flag: narrowing would lose ``A``
         if not known:
-            raise IllegalAction(f"{action!r} is not a {self.name} action")
+            raise IllegalAction(
+                gettext_noop("%(action)s is not a %(game)s action"), action=repr(action), game=self.name
+            )
         if state.status != PLAYING:
-            raise IllegalAction(f"the game is over ({state.status})")
+            raise IllegalAction(gettext_noop("the game is over (%(status)s)"), status=state.status)
         return self._play(state, action)
 
     @abstractmethod
@@ -159,7 +164,7 @@ class SolitaireEngine(Engine[S, A], Generic[S, A, V]):
         if not picked:
             return super().action_from_fields(fields)
         if not all(isinstance(card, str) for card in picked):
-            raise IllegalAction("a picked card is a text such as '5h'")
+            raise IllegalAction(gettext_noop("a picked card is a text such as '5h'"))
         return self.card_action(tuple(parse_card(str(card)) for card in picked))
 
     @abstractmethod

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engine import betting
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, Words, check_seed, gettext_noop
 from games.engine.betting import (
     BET,
     CALL,
@@ -333,7 +333,10 @@ class TauronEngine(Engine[TauronState, TauronAction]):
 
     def parse_action(self, text: str) -> TauronAction:
         kind, args = betting.split_action(
-            text, _KINDS, "'call' or 'bet 3'", "'check', 'call', 'bet 3' or 'fold'"
+            text,
+            _KINDS,
+            Words(gettext_noop("'call' or 'bet 3'"), {}),
+            Words(gettext_noop("'check', 'call', 'bet 3' or 'fold'"), {}),
         )
         if kind in _SIZED:
             return TauronAction(kind, betting.chips_arg(kind, args))
@@ -348,14 +351,18 @@ class TauronEngine(Engine[TauronState, TauronAction]):
             return super().action_from_fields(fields)
         kind = fields.get("action")
         if not isinstance(kind, str) or kind.strip().lower() not in _SIZED:
-            raise IllegalAction("only a bet or a raise takes an amount of chips")
+            raise IllegalAction(gettext_noop("only a bet or a raise takes an amount of chips"))
         if isinstance(amount, bool) or not isinstance(amount, int | str):
-            raise IllegalAction(f"a {kind.strip().lower()} needs a whole number of chips, not {amount!r}")
+            raise IllegalAction(
+                gettext_noop("'%(kind)s' needs a whole number of chips, not %(amount)s"),
+                kind=kind.strip().lower(),
+                amount=repr(amount),
+            )
         return self.parse_action(f"{kind.strip()} {str(amount).strip()}")
 
     def _apply(self, state: TauronState, action: TauronAction) -> TauronState:
         if not isinstance(action, TauronAction):
-            raise IllegalAction(f"not a tauron action: {action!r}")
+            raise IllegalAction(gettext_noop("not a tauron action: %(action)s"), action=repr(action))
         seat = betting.turn_of(state, action.kind)
         if seat is None:
             return self._tie_replay(state)
@@ -364,12 +371,17 @@ class TauronEngine(Engine[TauronState, TauronAction]):
         if state.phase == BET:
             if action.kind not in WAGERS:
                 raise IllegalAction(
-                    f"seat {seat} is to act in a betting round (check, call, bet, raise or fold); "
-                    "hands are shown at the showdown"
+                    gettext_noop(
+                        "seat %(seat)s is to act in a betting round (check, call, bet, raise or fold); "
+                        "hands are shown at the showdown"
+                    ),
+                    seat=seat,
                 )
             return self._advance(replace(state, **betting.wager(state, seat, action.kind, action.amount)))
         if action.kind != SHOW:
-            raise IllegalAction(f"seat {seat} is at the showdown: 'show' the hand or 'fold'")
+            raise IllegalAction(
+                gettext_noop("seat %(seat)s is at the showdown: 'show' the hand or 'fold'"), seat=seat
+            )
         return self._advance(
             replace(state, shown=put(state.shown, seat, True), acted=put(state.acted, seat, True))
         )

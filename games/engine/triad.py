@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine import betting
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, check_seed
+from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, Words, check_seed, gettext_noop
 from games.engine.betting import (
     BET,
     CALL,
@@ -410,7 +410,10 @@ class TriadEngine(Engine[TriadState, TriadAction]):
 
     def parse_action(self, text: str) -> TriadAction:
         kind, args = betting.split_action(
-            text, _KINDS, "'call' or 'discard G2 P3'", "'check', 'bet 3', 'discard G2 P3' or 'fold'"
+            text,
+            _KINDS,
+            Words(gettext_noop("'call' or 'discard G2 P3'"), {}),
+            Words(gettext_noop("'check', 'bet 3', 'discard G2 P3' or 'fold'"), {}),
         )
         if kind in (BET, RAISE):
             return TriadAction(kind, betting.chips_arg(kind, args))
@@ -420,14 +423,17 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             cards = [arg.upper() for arg in args]
             unknown = [card for card, arg in zip(cards, args, strict=True) if card not in CODES]
             if unknown:
-                raise IllegalAction(f"not Triad cards: {unknown}; cards are P1..O3 and X ('discard G2 P3')")
+                raise IllegalAction(
+                    gettext_noop("not Triad cards: %(cards)s; cards are P1..O3 and X ('discard G2 P3')"),
+                    cards=unknown,
+                )
             return TriadAction(DISCARD, cards=tuple(sort_cards(cards)))
         betting.no_args(kind, args)
         return TriadAction(kind)
 
     def _apply(self, state: TriadState, action: TriadAction) -> TriadState:
         if not isinstance(action, TriadAction):
-            raise IllegalAction(f"not a triad action: {action!r}")
+            raise IllegalAction(gettext_noop("not a triad action: %(action)s"), action=repr(action))
         seat = betting.turn_of(state, action.kind)
         if seat is None:
             return self._tie_replay(state)
@@ -438,24 +444,37 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         if state.phase == DRAW:
             if action.kind != DISCARD:
                 raise IllegalAction(
-                    f"seat {seat} is to draw: discard 0 to {state.rules.max_discard} cards "
-                    "('discard G2 P3', 'discard -') or fold"
+                    gettext_noop(
+                        "seat %(seat)s is to draw: discard 0 to %(most)s cards ('discard G2 P3', "
+                        "'discard -') or fold"
+                    ),
+                    seat=seat,
+                    most=state.rules.max_discard,
                 )
             return self._draw(state, seat, action.cards)
         if action.kind != SHOW:
-            raise IllegalAction(f"seat {seat} is at the showdown: 'show' the hand or 'fold'")
+            raise IllegalAction(
+                gettext_noop("seat %(seat)s is at the showdown: 'show' the hand or 'fold'"), seat=seat
+            )
         shown = put(state.shown, seat, True)
         return self._advance(replace(state, shown=shown, acted=put(state.acted, seat, True)))
 
     def _bet_action(self, state: TriadState, seat: int, action: TriadAction) -> TriadState:
         if action.kind not in WAGERS:
-            later = (
-                "discarding comes in the draw"
-                if action.kind == DISCARD
-                else "hands are shown at the showdown"
-            )
+            if action.kind == DISCARD:
+                raise IllegalAction(
+                    gettext_noop(
+                        "seat %(seat)s is to act in a betting round (check, call, bet, raise or fold); "
+                        "discarding comes in the draw"
+                    ),
+                    seat=seat,
+                )
             raise IllegalAction(
-                f"seat {seat} is to act in a betting round (check, call, bet, raise or fold); {later}"
+                gettext_noop(
+                    "seat %(seat)s is to act in a betting round (check, call, bet, raise or fold); "
+                    "hands are shown at the showdown"
+                ),
+                seat=seat,
             )
         return self._advance(replace(state, **betting.wager(state, seat, action.kind, action.amount)))
 
@@ -463,11 +482,19 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         """TR-6: discard and be dealt as many; TR-9: an empty deck takes in the discards so far."""
         limit = state.rules.max_discard
         if len(cards) > limit:
-            raise IllegalAction(f"at most {limit} cards may be discarded, not {len(cards)}")
+            raise IllegalAction(
+                gettext_noop("at most %(most)s cards may be discarded, not %(count)s"),
+                most=limit,
+                count=len(cards),
+            )
         kept = _remove(state.hands[seat], cards)
         if kept is None:
             missing = Counter(cards) - Counter(state.hands[seat])
-            raise IllegalAction(f"seat {seat} does not hold {' '.join(missing.elements())}")
+            raise IllegalAction(
+                gettext_noop("seat %(seat)s does not hold %(cards)s"),
+                seat=seat,
+                cards=" ".join(missing.elements()),
+            )
         cards = tuple(sort_cards(cards))  # the pile's order feeds reshuffles: keep it canonical
         deck, pile, reshuffles = state.deck, state.pile, state.reshuffles
         drawn = deck[: len(cards)]
@@ -572,18 +599,18 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         ``discard`` cards (none: stand pat)."""
         kind = fields.get("action")
         if not isinstance(kind, str) or not kind:
-            raise IllegalAction("no action was named")
+            raise IllegalAction(gettext_noop("no action was named"))
         if kind == DISCARD:
             cards = fields.get("discard") or []
             if isinstance(cards, str):
                 cards = [cards]
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise IllegalAction("a discard lists card texts such as 'G2'")
+                raise IllegalAction(gettext_noop("a discard lists card texts such as 'G2'"))
             return self.parse_action(" ".join([DISCARD, *cards]) if cards else f"{DISCARD} -")
         if "amount" in fields:
             amount = fields["amount"]
             if isinstance(amount, bool) or not isinstance(amount, (int, str)):
-                raise IllegalAction(f"'{kind}' needs a whole number of chips")
+                raise IllegalAction(gettext_noop("'%(kind)s' needs a whole number of chips"), kind=kind)
             return self.parse_action(f"{kind} {amount}")
         return self.parse_action(kind)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar
 
-from games.engine.base import IllegalAction, Move
+from games.engine.base import IllegalAction, Move, and_words, gettext_noop
 from games.engine.cards import RANKS, rank_value
 from games.engine.config import Option, boolean, resolve
 from games.engine.solitaire_common import (
@@ -30,7 +30,6 @@ from games.engine.solitaire_common import (
     SolitaireOutcome,
     SolitaireView,
     add_score,
-    and_list,
     deal,
     parse_card,
 )
@@ -214,7 +213,7 @@ class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction, TriPeaksView
 
     def parse_action(self, text: str) -> TriPeaksAction:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text, not {type(text).__name__}")
+            raise IllegalAction(gettext_noop("an action is text, not %(type)s"), type=type(text).__name__)
         words = text.split()
         if [word.lower() for word in words] == ["draw"]:
             return Draw()
@@ -225,13 +224,14 @@ class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction, TriPeaksView
         if len(words) == 1:
             return Play(parse_card(words[0]))
         raise IllegalAction(
-            f"{text.strip()!r} is not a Tri-Peaks action: try 'draw', a card such as 'Td', or 'resign'"
+            gettext_noop("%(text)s is not a Tri-Peaks action: try 'draw', a card such as 'Td', or 'resign'"),
+            text=repr(text.strip()),
         )
 
     def card_action(self, cards: tuple[str, ...]) -> TriPeaksAction:
         """TP-3: one card onto the waste."""
         if len(cards) != 1:
-            raise IllegalAction("Tri-Peaks plays one card at a time onto the waste")
+            raise IllegalAction(gettext_noop("Tri-Peaks plays one card at a time onto the waste"))
         return Play(cards[0])
 
     def _play(self, state: TriPeaksState, action: TriPeaksAction) -> TriPeaksState:
@@ -239,7 +239,7 @@ class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction, TriPeaksView
             return replace(state, status=RESIGNED, moves=state.moves + 1)
         if isinstance(action, Draw):
             if not state.stock:
-                raise IllegalAction("the stock is empty")
+                raise IllegalAction(gettext_noop("the stock is empty"))
             return _settled(
                 replace(
                     state,
@@ -255,17 +255,21 @@ class TriPeaksEngine(SolitaireEngine[TriPeaksState, TriPeaksAction, TriPeaksView
     def _move(self, state: TriPeaksState, card: str) -> TriPeaksState:
         top = state.waste[-1]
         if card in state.waste:
-            raise IllegalAction(f"{card} is already on the waste")
+            raise IllegalAction(gettext_noop("%(card)s is already on the waste"), card=card)
         slot = state.layout.index(card) if card in state.layout else None
         # A card in the stock and a face-down card are both unknown to the player, so
         # they get the same answer: telling them apart would reveal where the card is.
         if slot is None or not is_face_up(state, slot):
-            raise IllegalAction(f"{card} is not a face-up card of the layout")
+            raise IllegalAction(gettext_noop("%(card)s is not a face-up card of the layout"), card=card)
         covering = [c for j in COVERED_BY[slot] if (c := state.layout[j]) is not None]
         if covering:
-            raise IllegalAction(f"{card} is covered by {and_list(covering)}")
+            raise IllegalAction(
+                gettext_noop("%(card)s is covered by %(cards)s"), card=card, cards=and_words(covering)
+            )
         if not adjacent(card, top):
-            raise IllegalAction(f"{card} is not one rank above or below {top}")
+            raise IllegalAction(
+                gettext_noop("%(card)s is not one rank above or below %(top)s"), card=card, top=top
+            )
         layout = list(state.layout)
         layout[slot] = None
         run = state.run + 1
