@@ -91,7 +91,8 @@ def test_a_sampled_figure_lies_within_its_margin_of_the_exact_one() -> None:
 
 def test_the_order_of_the_cards_one_action_deals_changes_nothing() -> None:
     """What exact enumeration by multisets relies on (``Table.order_free``): the turn's two
-    Tauron cards, and a Triad draw's cards, dealt in either order play out the same."""
+    Tauron cards, and a Triad draw's cards, dealt in any order play out the same; so do the
+    hands and shared cards put in ``Table.canonical``'s order."""
     for game, seed, board, size in (("tauron", 0, 3, 2), ("triad", 0, None, 4)):
         states = states_of(game, seed)
         if board is not None:
@@ -104,7 +105,10 @@ def test_the_order_of_the_cards_one_action_deals_changes_nothing() -> None:
         outcomes = set()
         for first in range(size):
             top = tuple(deck[(first + k) % size] for k in range(size))
-            outcomes.add(play_out(game, seed, TABLES[game].redeal(state, top + deck[size:], 1), ply))
+            start = TABLES[game].redeal(state, top + deck[size:], 1)
+            outcomes.add(play_out(game, seed, start, ply))
+            # What Table.canonical relies on: the cards dealt so far in another order.
+            outcomes.add(play_out(game, seed, TABLES[game].canonical(start), ply))
         assert len(outcomes) == 1, game
 
 

@@ -22,7 +22,9 @@ The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` check
   action deals doesn't matter to anything after it (a hand and a board are valued, and read
   by the bots, as multisets: ``Table.order_free``), so when the rest of a deal holds few
   enough distinct multisets of dealt cards (at most ``ENUMERATION_LIMIT`` continuations in
-  all), each is played once with its exact probability: the figure is exact, margin 0.
+  all), each is played once with its exact probability: the figure is exact, margin 0. For
+  the same reason a playout's cards are put in one order after each action that deals
+  (``Table.canonical``), so that the bots meet, and work out, fewer distinct views.
 * **Adaptive sampling** otherwise: batches of ``BATCH`` playouts, each from its own uniform
   order of the undealt cards (seeded from the game's seed, the ply and the playout's number),
   until every seat's margin is at most ``MARGIN_GOAL`` points.
@@ -140,16 +142,19 @@ class Playouts:
             size = self.table.dealt(state, after)
             if size and not dealing:
                 return _Random(state, ply, size)
+            if size:
+                after = self.table.canonical(after)
             state, ply, dealing = after, ply + 1, False
 
     def _play(self, state: Any, ply: int) -> tuple[Fraction, ...]:
         """One playout to the end of the deal, dealing what comes as it comes."""
         deal = self.table.deal(state)
         while True:
-            state = self.engine.apply(state, self._bot(state, ply))
+            after = self.engine.apply(state, self._bot(state, ply))
             ply += 1
-            if self.table.settled(state) or self.table.deal(state) != deal:
-                return self.table.shares(state)
+            if self.table.settled(after) or self.table.deal(after) != deal:
+                return self.table.shares(after)
+            state = self.table.canonical(after) if self.table.dealt(state, after) else after
 
     # ---- exact --------------------------------------------------------------------------
 

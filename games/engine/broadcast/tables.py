@@ -72,6 +72,11 @@ class Table(ABC):
     def forfeited(self, state: Any) -> bool:
         """The game ended by a forfeit (TN-6), which abandons the deal being played."""
 
+    def canonical(self, state: Any) -> Any:
+        """``state`` with its cards in an order that only ``order_free`` games may choose: one
+        order for every deal of the same multisets, so that bots meet fewer distinct views."""
+        return state
+
     def knowledge(self, state: Any, seat: int) -> tuple[object, ...] | None:
         """A value that is equal for two states only if ``seat``'s views of them are (more may
         tell them apart, never less), far cheaper than the view; ``None``: none is known."""
@@ -207,10 +212,18 @@ class TriadTable(PokerTable):
     cards = "hands"
     hidden = frozenset({"hands", "deck", "pile", "mucked", "seed"})
 
+    def canonical(self, state: Any) -> Any:
+        """Every hand sorted: a hand is valued, discarded from and read by the bot as a multiset."""
+        return replace(state, hands=tuple(tuple(sorted(hand)) for hand in state.hands))
+
 
 class TauronTable(PokerTable):
     cards = "holes"
     hidden = frozenset({"holes", "deck", "mucked", "seed"})
+
+    def canonical(self, state: Any) -> Any:
+        """The shared cards sorted: they are valued, and read by the bot, as a multiset."""
+        return replace(state, board=tuple(sorted(state.board)))
 
 
 TABLES: dict[str, Table] = {"triad": TriadTable(), "tauron": TauronTable(), "blocks": BlocksTable()}
