@@ -21,6 +21,7 @@ from collections.abc import Collection
 from typing import Any, Literal
 
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts import notices, presence, waiting
 from accounts.models import User
@@ -43,17 +44,17 @@ def read_request(text_data: str | None) -> Collection[int] | Literal["all", "her
     """The notices a "read" frame names, or "here" for the heartbeat; ``ValueError`` saying
     what is wrong with any other frame."""
     if text_data is None or len(text_data) > MAX_FRAME:
-        raise ValueError("frames are JSON text of at most 1 KB")
+        raise ValueError(gettext("frames are JSON text of at most 1 KB"))
     try:
         message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
     except safe_json.TooDeeplyNested:
         raise
     except ValueError as exc:
-        raise ValueError("frames must be JSON objects") from exc
+        raise ValueError(gettext("frames must be JSON objects")) from exc
     if message == {"type": "here"}:
         return "here"
     if not isinstance(message, dict) or message.get("type") != "read" or set(message) != {"type", "ids"}:
-        raise ValueError(f"expected {READ_FRAME} or {HERE_FRAME}")
+        raise ValueError(gettext("expected %(read)s or %(here)s") % {"read": READ_FRAME, "here": HERE_FRAME})
     ids = message["ids"]
     if ids == "all":
         return "all"
@@ -62,12 +63,12 @@ def read_request(text_data: str | None) -> Collection[int] | Literal["all", "her
         or not 1 <= len(ids) <= MAX_IDS
         or not all(type(n) is int and 0 < n <= MAX_ID for n in ids)
     ):
-        raise ValueError(f'ids are 1 to {MAX_IDS} notice numbers, or "all"')
+        raise ValueError(gettext('ids are 1 to %(count)d notice numbers, or "all"') % {"count": MAX_IDS})
     return set(ids)
 
 
 class NoticeConsumer(FrameLimitedJsonConsumer):
-    too_fast = '{"type": "error", "error": "too many frames: slow down"}'
+    too_fast = gettext_lazy("too many frames: slow down")
 
     async def connect(self) -> None:
         self.group: str | None = None
@@ -122,7 +123,7 @@ class NoticeConsumer(FrameLimitedJsonConsumer):
         try:
             ids = read_request(text_data)
         except ValueError as exc:
-            await self.send_json({"type": "error", "error": f"{exc}; nothing was marked read"})
+            await self.send_error(gettext("%(why)s; nothing was marked read") % {"why": exc})
             return
         user = self.person
         if ids == "here":

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import languages
 from accounts.models import User
-from accounts.validators import USERNAME_MAX, USERNAME_MIN, USERNAME_RULE, validate_new_username_length
+from accounts.validators import USERNAME_MAX, USERNAME_MIN, username_rule, validate_new_username_length
 
 
 class LoginForm(AuthenticationForm):
@@ -33,8 +33,8 @@ class LoginForm(AuthenticationForm):
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        label="E-mail",
-        help_text="For resetting your password, and reminders you can turn off. Never shown to anyone.",
+        label=_("E-mail"),
+        help_text=_("For resetting your password, and reminders you can turn off. Never shown to anyone."),
     )
 
     class Meta:
@@ -47,7 +47,7 @@ class SignupForm(UserCreationForm):
         # The model field allows 150 characters (older accounts have such names); new ones are
         # held to the shorter rule here, with the rule said up front.
         username.validators.append(validate_new_username_length)
-        username.help_text = USERNAME_RULE
+        username.help_text = username_rule()
         username.widget.attrs.update(
             {
                 "autocomplete": "username",
@@ -68,7 +68,7 @@ class SignupForm(UserCreationForm):
                 code="username_retired",
             )
         if taken is not None:
-            raise forms.ValidationError("That username is taken (usernames ignore upper and lower case).")
+            raise forms.ValidationError(_("That username is taken (usernames ignore upper and lower case)."))
         return username
 
     def clean_email(self) -> str:

@@ -39,9 +39,9 @@ class InvitePolicy(models.TextChoices):
 class User(AbstractUser):
     # Empty only when the address given at sign-up already belonged to another account: it
     # stays with that account, and its owner is told (accounts.services.register).
-    email = models.EmailField("e-mail address", blank=True)
+    email = models.EmailField(_("e-mail address"), blank=True)
     bio = models.CharField(
-        max_length=280, blank=True, help_text="A line or two about you, shown on your profile."
+        max_length=280, blank=True, help_text=_("A line or two about you, shown on your profile.")
     )
     last_seen = models.DateTimeField(
         null=True,
@@ -49,9 +49,9 @@ class User(AbstractUser):
         help_text="When the person's last open page closed (accounts.presence); online meanwhile.",
     )
     reminder_emails = models.BooleanField(
-        "E-mail me before a tournament I entered starts",
+        _("E-mail me before a tournament I entered starts"),
         default=True,
-        help_text="A reminder a few minutes before the start. The notice on the site comes either way.",
+        help_text=_("A reminder a few minutes before the start. The notice on the site comes either way."),
     )
     turn_emails = models.BooleanField(
         _("E-mail me when turn-based games wait for my move"),
@@ -211,17 +211,17 @@ class Notice(models.Model):
     ``about`` names the matter it is about, so that whatever settles that matter marks it read."""
 
     class Kind(models.TextChoices):
-        MATCH_READY = "match_ready", "Match ready"
-        STARTS_SOON = "starts_soon", "Starts soon"
-        BYE = "bye", "Bye"
-        PAIRINGS = "pairings", "Pairings"
-        EVENT_OPEN = "event_open", "Event open"
-        RESULTS = "results", "Results"
-        TIMED_OUT = "timed_out", "Time ran out"
-        REMATCH = "rematch", "Rematch"
-        YOUR_TURN = "your_turn", "Your turn"
-        INVITATION = "invitation", "Invitation"
-        INVITATION_ANSWER = "invite_answer", "Invitation answered"
+        MATCH_READY = "match_ready", _("Match ready")
+        STARTS_SOON = "starts_soon", _("Starts soon")
+        BYE = "bye", _("Bye")
+        PAIRINGS = "pairings", _("Pairings")
+        EVENT_OPEN = "event_open", _("Event open")
+        RESULTS = "results", _("Results")
+        TIMED_OUT = "timed_out", _("Time ran out")
+        REMATCH = "rematch", _("Rematch")
+        YOUR_TURN = "your_turn", _("Your turn")
+        INVITATION = "invitation", _("Invitation")
+        INVITATION_ANSWER = "invite_answer", _("Invitation answered")
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -343,11 +343,11 @@ class StaffAction(models.Model):
     settled): who, when, about whom, and why. Written with the step, in its transaction."""
 
     class Kind(models.TextChoices):
-        MUTE = "mute", "Muted from chat"
-        UNMUTE = "unmute", "Unmuted"
-        CLOSE = "close", "Closed the account"
-        DISMISS = "dismiss", "Dismissed a report"
-        HIDE_MESSAGE = "hide", "Hid a message"
+        MUTE = "mute", _("Muted from chat")
+        UNMUTE = "unmute", _("Unmuted")
+        CLOSE = "close", _("Closed the account")
+        DISMISS = "dismiss", _("Dismissed a report")
+        HIDE_MESSAGE = "hide", _("Hid a message")
 
     staff = models.ForeignKey(User, on_delete=models.PROTECT, related_name="staff_actions")
     target = models.ForeignKey(User, on_delete=models.PROTECT, related_name="staff_actions_about")

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import languages, notices
@@ -42,7 +43,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             language=translation.get_language(),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Capstone, {user.username}!")
+        messages.success(request, _("Welcome to Capstone, %(name)s!") % {"name": user.username})
         return _back_to(request, next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -90,7 +91,7 @@ def edit_profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         languages.remember(request.session, user.language)  # from the next page on
-        messages.success(request, "Your profile is saved.")
+        messages.success(request, _("Your profile is saved."))
         return redirect(request.user)
     return render(request, "accounts/edit_profile.html", {"form": form})
 
