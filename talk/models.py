@@ -13,13 +13,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Message(models.Model):
     class Room(models.TextChoices):
-        PLAYERS = "players", "Players"
-        SPECTATORS = "spectators", "Spectators"
-        TOURNAMENT = "tournament", "Tournament"
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
+        TOURNAMENT = "tournament", _("Tournament")
 
     room = models.CharField(max_length=16, choices=Room.choices)
     table = models.ForeignKey(
@@ -74,15 +75,15 @@ class Report(models.Model):
     person is never told who reported them."""
 
     class Reason(models.TextChoices):
-        ABUSE = "abuse", "Insults or harassment"
-        SPAM = "spam", "Spam or advertising"
-        CHEATING = "cheating", "Cheating"
-        OTHER = "other", "Something else"
+        ABUSE = "abuse", _("Insults or harassment")
+        SPAM = "spam", _("Spam or advertising")
+        CHEATING = "cheating", _("Cheating")
+        OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACTIONED = "actioned", "Acted on"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", _("Open")
+        ACTIONED = "actioned", _("Acted on")
+        DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
