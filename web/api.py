@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.decorators import ratelimit
 
@@ -73,15 +74,21 @@ def api_view(view: View) -> View:
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method != "GET":
-            return error(f"Method {request.method} is not allowed: the API is read-only (GET).", 405)
+            return error(
+                gettext("Method %(method)s is not allowed: the API is read-only (GET).")
+                % {"method": request.method},
+                405,
+            )
         if getattr(request, "limited", False):
             return error(
-                f"Too many requests: at most {API_RATE.replace('/m', '')} a minute per address.", 429
+                gettext("Too many requests: at most %(count)s a minute per address.")
+                % {"count": API_RATE.replace("/m", "")},
+                429,
             )
         try:
             return view(request, *args, **kwargs)
         except Http404:
-            return error("Not found.", 404)
+            return error(gettext("Not found."), 404)
 
     return wrapped
 
@@ -95,15 +102,17 @@ def _place(request: HttpRequest, parse: Callable[[str], Any]) -> Place | JsonRes
     response's ``next`` and ``previous``), at most one of them; else a JSON error."""
     given = [name for name in ("page", "after", "before") if name in request.GET]
     if len(given) > 1:
-        return error("Give one of page, after and before, not several.", 400)
+        return error(gettext("Give one of page, after and before, not several."), 400)
     if given and given[0] != "page":
         key = parse(request.GET[given[0]])
         if key is None:
-            return error(f"{given[0]} must be a token from a next or previous link.", 400)
+            return error(
+                gettext("%(name)s must be a token from a next or previous link.") % {"name": given[0]}, 400
+            )
         return (1, key, None) if given[0] == "after" else (1, None, key)
     number = whole_number(request.GET.get("page", "1"))
     if number is None or number < 1:
-        return error("page must be a whole number from 1.", 400)
+        return error(gettext("page must be a whole number from 1."), 400)
     return number, None, None
 
 
@@ -124,7 +133,9 @@ def _paging(request: HttpRequest, number: int, pages: int, newer: Any, older: An
 def _past_the_end(place: Place, pages: int) -> JsonResponse | None:
     number, after, before = place
     if after is None and before is None and number > pages:
-        return error(f"No page {number}: there are {pages}.", 404)
+        return error(
+            gettext("No page %(number)d: there are %(pages)d.") % {"number": number, "pages": pages}, 404
+        )
     return None
 
 
@@ -132,7 +143,7 @@ def _user_or_404(username: str) -> User | JsonResponse:
     try:
         return public_profile(username=username)
     except Http404:
-        return error(f"No player named {username!r}.", 404)
+        return error(gettext("No player named %(name)s.") % {"name": repr(username)}, 404)
 
 
 def _public_outcome(record: GameRecord) -> dict[str, Any]:
@@ -252,7 +263,11 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     spec = kinds.BY_SLUG.get(game)
     if spec is None or spec not in kinds.TABLE_GAMES:
         names = ", ".join(spec.slug for spec in kinds.TABLE_GAMES)
-        return error(f"No rating leaderboard for {game!r}: there is one for {names}.", 404)
+        return error(
+            gettext("No rating leaderboard for %(game)s: there is one for %(games)s.")
+            % {"game": repr(game), "games": names},
+            404,
+        )
     place = _place(request, RatingKey.parse)
     if isinstance(place, JsonResponse):
         return place
@@ -284,4 +299,4 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 @api_view
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     """Any other address under ``/api/``."""
-    return error("No such API endpoint: see docs/api.md.", 404)
+    return error(gettext("No such API endpoint: see docs/api.md."), 404)

@@ -4,6 +4,7 @@ to the frames it receives (games.live.socket_limits)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Mapping
 from functools import cached_property
@@ -14,6 +15,8 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User
 from games.live.socket_limits import PING, FrameLimiter, Rate, SharedBuckets, Verdict
@@ -57,7 +60,8 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
 
     The check comes before any other work, and a refused frame sends nothing to the one
     thread that all database work of this process shares: a flood would queue every table's
-    moves behind it. A refused frame gets ``too_fast`` (small: it must cost next to nothing);
+    moves behind it. A refused frame gets ``too_fast`` (small: it must cost next to nothing;
+    a lazy message is worded in the socket's language);
     once the client has kept flooding, the socket is closed with ``FLOODING`` and the
     consumer stops.
     """
@@ -77,7 +81,12 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
         """The language of the socket's frames, chosen at its first frame (web.languages)."""
         return languages.of_socket(self.scope)
 
-    too_fast: ClassVar[str]
+    def refusal(self) -> str:
+        """The frame a refused frame gets: ``too_fast`` in the socket's language."""
+        with translation.override(self.language):
+            return str(self.too_fast)
+
+    too_fast: ClassVar[str | Promise]
     limiter: FrameLimiter
 
     async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
@@ -108,7 +117,7 @@ class FrameLimitedConsumer(AsyncWebsocketConsumer):
         if message.get("type") == "websocket.receive":
             verdict = self.limiter.check(time.monotonic())
             if verdict is Verdict.REFUSE:
-                await self.send(text_data=self.too_fast)
+                await self.send(text_data=self.refusal())
             elif verdict is Verdict.CLOSE:
                 await self.close(code=FLOODING, reason="too many frames")
                 # Done with this socket now, not when daphne drops it (a second later, if the
@@ -138,11 +147,18 @@ class FrameLimitedJsonConsumer(FrameLimitedConsumer, AsyncJsonWebsocketConsumer)
     async def send_json(self, content: Any, close: bool = False) -> None:
         await self.send(text_data=await self.encode_json(content), close=close)
 
+    def refusal(self) -> str:
+        """``too_fast`` is the error's words: the frame is ``{"type": "error", "error": ...}``."""
+        return json.dumps({"type": "error", "error": super().refusal()})
+
+    async def send_error(self, error: str) -> None:
+        await self.send_json({"type": "error", "error": error})
+
 
 class PingConsumer(FrameLimitedJsonConsumer):
     """Answers ``{"type": "ping"}`` with ``{"type": "pong", "user": ...}``: proof the socket path works."""
 
-    too_fast = '{"type": "error", "error": "too many frames: slow down"}'
+    too_fast = gettext_lazy("too many frames: slow down")
 
     async def connect(self) -> None:
         self.limiter = frame_limiter(self.scope, PING)
@@ -155,13 +171,13 @@ class PingConsumer(FrameLimitedJsonConsumer):
         try:
             message = safe_json.loads(text_data or "", max_depth=FRAME_DEPTH)
         except safe_json.TooDeeplyNested as exc:
-            await self.send_json({"type": "error", "error": f"frames must be JSON objects: {exc}"})
+            await self.send_error(gettext("frames must be JSON objects: %(why)s") % {"why": exc})
             return
         except ValueError:
-            await self.send_json({"type": "error", "error": "frames must be JSON objects"})
+            await self.send_error(gettext("frames must be JSON objects"))
             return
         if not isinstance(message, dict) or message.get("type") != "ping":
-            await self.send_json({"type": "error", "error": 'expected {"type": "ping"}'})
+            await self.send_error(gettext("expected %(frame)s") % {"frame": '{"type": "ping"}'})
             return
         user = self.scope.get("user")
         name = user.get_username() if user is not None and user.is_authenticated else None

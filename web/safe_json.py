@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+from django.utils.translation import gettext
+
 DEFAULT_MAX_DEPTH = 32
 
 # A string (its escapes included; an unterminated one runs to the end of the text, so no
@@ -26,7 +28,9 @@ class TooDeeplyNested(ValueError):
     """JSON whose arrays and objects nest deeper than the reader allows."""
 
     def __init__(self, max_depth: int) -> None:
-        super().__init__(f"JSON may nest arrays and objects at most {max_depth} levels deep")
+        super().__init__(
+            gettext("JSON may nest arrays and objects at most %(depth)s levels deep") % {"depth": max_depth}
+        )
         self.max_depth = max_depth
 
 
@@ -59,11 +63,11 @@ def loads(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
 def _no_constant(name: str) -> Any:
     # Python's json reads Infinity and NaN, which are not JSON; int() of them raised
     # OverflowError and ValueError deep inside a consumer (found by `make fuzz`).
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(gettext("%(name)s is not a JSON number") % {"name": name})
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is too large a number")
+        raise ValueError(gettext("%(number)s is too large a number") % {"number": text[:20]})
     return value
