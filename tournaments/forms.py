@@ -13,6 +13,8 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
@@ -23,15 +25,51 @@ from tournaments.models import SOLITAIRE_FORMATS, TABLE_FORMATS, Tournament
 from tournaments.services import SWISS_ROUNDS
 from tournaments.solitaire_events import DEAL_LIMITS
 
+
+def _up_to_players(count: int) -> str:
+    return ngettext("up to %(count)d player", "up to %(count)d players", count) % {"count": count}
+
+
+def _table_size(count: int) -> str:
+    if count == MIN_TABLE_SIZE:
+        return gettext("Heads-up (2)")
+    return gettext("Up to %(count)d at a table") % {"count": count}
+
+
+def _best_of(count: int) -> str:
+    return gettext("One game") if count == 1 else gettext("Best of %(count)d") % {"count": count}
+
+
+def _swiss_rounds() -> str:
+    return gettext("A Swiss event plays %(low)d to %(high)d rounds.") % {
+        "low": SWISS_ROUNDS[0],
+        "high": SWISS_ROUNDS[1],
+    }
+
+
+def _deal_count() -> str:
+    return gettext("%(low)d to %(high)d; a par match has its own six.") % {
+        "low": DEAL_LIMITS[0],
+        "high": DEAL_LIMITS[1],
+    }
+
+
+# The fields are made at import: their words are worded when a page shows them, in its language.
+up_to_players = lazy(_up_to_players, str)
+table_size_choice = lazy(_table_size, str)
+best_of_choice = lazy(_best_of, str)
+swiss_rounds_help = lazy(_swiss_rounds, str)
+deal_count_help = lazy(_deal_count, str)
+
 STARTS_IN_MINUTES = [
-    (2, "in 2 minutes"),
-    (5, "in 5 minutes"),
-    (15, "in 15 minutes"),
-    (30, "in 30 minutes"),
-    (60, "in an hour"),
-    (180, "in 3 hours"),
-    (1440, "in a day"),
-    (10080, "in a week"),
+    (2, _("in 2 minutes")),
+    (5, _("in 5 minutes")),
+    (15, _("in 15 minutes")),
+    (30, _("in 30 minutes")),
+    (60, _("in an hour")),
+    (180, _("in 3 hours")),
+    (1440, _("in a day")),
+    (10080, _("in a week")),
 ]
 FORMAT = Tournament.Format
 BY_ROUNDS = (FORMAT.ROUND_ROBIN, FORMAT.SWISS)
@@ -39,44 +77,41 @@ DEFAULT_SWISS_ROUNDS = 5
 
 
 class TournamentForm(TableForm):
-    name = forms.CharField(max_length=80, label="Name")
+    name = forms.CharField(max_length=80, label=_("Name"))
     max_entrants = forms.TypedChoiceField(
-        choices=[(n, f"up to {n} players") for n in (4, 8, 16, 32, 64)], coerce=int, initial=8, label="Size"
+        choices=[(n, up_to_players(n)) for n in (4, 8, 16, 32, 64)], coerce=int, initial=8, label=_("Size")
     )
-    starts_in = forms.TypedChoiceField(choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Starts")
-    fill_with_bots = forms.BooleanField(required=False, label="Bots fill the empty places at the start")
+    starts_in = forms.TypedChoiceField(choices=STARTS_IN_MINUTES, coerce=int, initial=15, label=_("Starts"))
+    fill_with_bots = forms.BooleanField(required=False, label=_("Bots fill the empty places at the start"))
     format = forms.ChoiceField(
         choices=[(value, FORMAT(value).label) for value in TABLE_FORMATS],
         initial=FORMAT.SINGLE_ELIMINATION,
-        label="Format",
+        label=_("Format"),
     )
-    third_place = forms.BooleanField(required=False, label="A match for third place")
+    third_place = forms.BooleanField(required=False, label=_("A match for third place"))
     rounds = forms.IntegerField(
         min_value=SWISS_ROUNDS[0],
         max_value=SWISS_ROUNDS[1],
         required=False,
         initial=DEFAULT_SWISS_ROUNDS,
-        label="Rounds",
-        help_text=f"A Swiss event plays {SWISS_ROUNDS[0]} to {SWISS_ROUNDS[1]} rounds.",
+        label=_("Rounds"),
+        help_text=swiss_rounds_help(),
     )
     table_size = forms.TypedChoiceField(
-        choices=[
-            (n, "Heads-up (2)" if n == MIN_TABLE_SIZE else f"Up to {n} at a table")
-            for n in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)
-        ],
+        choices=[(n, table_size_choice(n)) for n in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)],
         coerce=int,
         required=False,
         initial=MIN_TABLE_SIZE,
-        label="Table size",
-        help_text="Bigger tables: a place at a table of n earns n - place points.",
+        label=_("Table size"),
+        help_text=_("Bigger tables: a place at a table of n earns n - place points."),
     )
     best_of = forms.TypedChoiceField(
-        choices=[(n, "One game" if n == 1 else f"Best of {n}") for n in BEST_OF],
+        choices=[(n, best_of_choice(n)) for n in BEST_OF],
         coerce=int,
         required=False,
         initial=1,
-        label="Games a match",
-        help_text="Heads-up matches only; a tied game is replayed.",
+        label=_("Games a match"),
+        help_text=_("Heads-up matches only; a tied game is replayed."),
     )
 
     field_order = ["name", "game", "max_entrants", "starts_in", "fill_with_bots", "clock_seconds"]
@@ -149,12 +184,12 @@ class TournamentForm(TableForm):
 
 
 WINDOW_MINUTES = [
-    (15, "15 minutes"),
-    (30, "30 minutes"),
-    (60, "an hour"),
-    (180, "3 hours"),
-    (1440, "a day"),
-    (10080, "a week"),
+    (15, _("15 minutes")),
+    (30, _("30 minutes")),
+    (60, _("an hour")),
+    (180, _("3 hours")),
+    (1440, _("a day")),
+    (10080, _("a week")),
 ]
 DEFAULT_DEALS = 5
 
@@ -165,14 +200,14 @@ class SolitaireEventForm(forms.Form):
     Prefixed: it shares its page with the table tournaments' form."""
 
     prefix = "event"
-    name = forms.CharField(max_length=80, label="Event name")
+    name = forms.CharField(max_length=80, label=_("Event name"))
     game = forms.ChoiceField(
-        choices=[(spec.slug, spec.name) for spec in kinds.SOLITAIRE], label="Solitaire game"
+        choices=[(spec.slug, spec.name) for spec in kinds.SOLITAIRE], label=_("Solitaire game")
     )
     format = forms.ChoiceField(
         choices=[(value, FORMAT(value).label) for value in SOLITAIRE_FORMATS],
         initial=FORMAT.SOLITAIRE,
-        label="Event format",
+        label=_("Event format"),
         help_text=_("A par match is Pyramid's six deals with par scoring; its game must have one."),
     )
     deal_count = forms.IntegerField(
@@ -180,20 +215,20 @@ class SolitaireEventForm(forms.Form):
         max_value=DEAL_LIMITS[1],
         initial=DEFAULT_DEALS,
         required=False,
-        label="Deals",
-        help_text=f"{DEAL_LIMITS[0]} to {DEAL_LIMITS[1]}; a par match has its own six.",
+        label=_("Deals"),
+        help_text=deal_count_help(),
     )
     window_minutes = forms.TypedChoiceField(
-        choices=WINDOW_MINUTES, coerce=int, initial=60, label="Time to play the deals"
+        choices=WINDOW_MINUTES, coerce=int, initial=60, label=_("Time to play the deals")
     )
     max_entrants = forms.TypedChoiceField(
-        choices=[(n, f"up to {n} players") for n in (10, 50, 100, 500, 1000)],
+        choices=[(n, up_to_players(n)) for n in (10, 50, 100, 500, 1000)],
         coerce=int,
         initial=100,
-        label="Event size",
+        label=_("Event size"),
     )
     starts_in = forms.TypedChoiceField(
-        choices=STARTS_IN_MINUTES, coerce=int, initial=15, label="Event starts"
+        choices=STARTS_IN_MINUTES, coerce=int, initial=15, label=_("Event starts")
     )
 
     def starts_at(self) -> dt.datetime:

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import closed_names
 from games.models import NamesItsGame
@@ -24,18 +26,18 @@ from tournaments.recurrence import DAY_MINUTES, EVERY_MINUTES, HOUR_MINUTES, Rec
 
 class Tournament(NamesItsGame):
     class Format(models.TextChoices):
-        SINGLE_ELIMINATION = "single_elimination", "Single elimination"
-        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
-        SOLITAIRE = "solitaire", "Solitaire event"
-        PAR_MATCH = "par_match", "Par match"
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        SOLITAIRE = "solitaire", _("Solitaire event")
+        PAR_MATCH = "par_match", _("Par match")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Taking entries"
-        RUNNING = "running", "Playing"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", _("Taking entries")
+        RUNNING = "running", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     name = models.CharField(max_length=80)
     format = models.CharField(max_length=24, choices=Format.choices, default=Format.SINGLE_ELIMINATION)
@@ -163,7 +165,7 @@ class Entry(models.Model):
         if self.user is not None:
             # Issue 45: a closed account's entries stay in the event, its name does not.
             return closed_names.shown() if self.user.closed_at is not None else self.user.username
-        return f"Bot {(self.seed or 0) + 1}"
+        return gettext("Bot %(number)d") % {"number": (self.seed or 0) + 1}
 
 
 class Match(models.Model):
@@ -236,25 +238,37 @@ class MatchGame(models.Model):
         return f"game {self.number} of {self.match}"
 
 
+WEEKLY_AT = (
+    _("Weekly on Mondays at %(time)s UTC"),
+    _("Weekly on Tuesdays at %(time)s UTC"),
+    _("Weekly on Wednesdays at %(time)s UTC"),
+    _("Weekly on Thursdays at %(time)s UTC"),
+    _("Weekly on Fridays at %(time)s UTC"),
+    _("Weekly on Saturdays at %(time)s UTC"),
+    _("Weekly on Sundays at %(time)s UTC"),
+)
+"""A weekly series' schedule, one sentence a weekday: the day's plural is no suffix in every language."""
+
+
 class Series(NamesItsGame):
     """TN-9: tournaments on a schedule, defined by staff. Each slot of its recurrence (UTC)
     becomes an edition, a ``Tournament`` with these options, created (and taking entries)
     ``opens_minutes`` before it starts; ``tournaments.series`` creates them."""
 
     class Repeat(models.TextChoices):
-        EVERY_MINUTES = "minutes", "Every few minutes"
-        HOURLY = "hourly", "Hourly"
-        DAILY = "daily", "Daily"
-        WEEKLY = "weekly", "Weekly"
+        EVERY_MINUTES = "minutes", _("Every few minutes")
+        HOURLY = "hourly", _("Hourly")
+        DAILY = "daily", _("Daily")
+        WEEKLY = "weekly", _("Weekly")
 
     class Weekday(models.IntegerChoices):
-        MONDAY = 0
-        TUESDAY = 1
-        WEDNESDAY = 2
-        THURSDAY = 3
-        FRIDAY = 4
-        SATURDAY = 5
-        SUNDAY = 6
+        MONDAY = 0, _("Monday")
+        TUESDAY = 1, _("Tuesday")
+        WEDNESDAY = 2, _("Wednesday")
+        THURSDAY = 3, _("Thursday")
+        FRIDAY = 4, _("Friday")
+        SATURDAY = 5, _("Saturday")
+        SUNDAY = 6, _("Sunday")
 
     name = models.CharField(max_length=60, help_text="Each edition is named after it, with its date.")
     owner = models.ForeignKey(
@@ -341,18 +355,27 @@ class Series(NamesItsGame):
         """``opens_minutes`` as people say it: '10 min', '1 h 30 min', '7 days'."""
         days, rest = divmod(self.opens_minutes, DAY_MINUTES)
         hours, minutes = divmod(rest, HOUR_MINUTES)
-        parts = (f"{days} day{'s' if days > 1 else ''}" if days else "", f"{hours} h" if hours else "")
-        return " ".join(part for part in (*parts, f"{minutes} min" if minutes else "") if part) or "0 min"
+        parts = (
+            ngettext("%(count)d day", "%(count)d days", days) % {"count": days} if days else "",
+            gettext("%(count)d h") % {"count": hours} if hours else "",
+            gettext("%(count)d min") % {"count": minutes} if minutes else "",
+        )
+        return " ".join(part for part in parts if part) or gettext("%(count)d min") % {"count": 0}
 
     @property
     def schedule_text(self) -> str:
         """When it plays, as a person says it: 'Every 10 minutes (:03, :13, ...)', 'Daily at 20:00 UTC'."""
-        at = f"{self.hour:02d}:{self.minute:02d} UTC"
+        at = f"{self.hour:02d}:{self.minute:02d}"
         if self.repeat == self.Repeat.EVERY_MINUTES:
-            return f"Every {self.every_minutes} minutes, from :{self.minute % (self.every_minutes or 60):02d}"
+            every = self.every_minutes or 60
+            return gettext("Every %(count)d minutes, from :%(minute)02d") % {
+                "count": every,
+                "minute": self.minute % every,
+            }
         if self.repeat == self.Repeat.HOURLY:
-            return f"Hourly at :{self.minute:02d}"
+            return gettext("Hourly at :%(minute)02d") % {"minute": self.minute}
         if self.repeat == self.Repeat.DAILY:
-            return f"Daily at {at}"
-        day = self.Weekday(self.weekday).label if self.weekday is not None else "?"
-        return f"Weekly on {day}s at {at}"
+            return gettext("Daily at %(time)s UTC") % {"time": at}
+        if self.weekday is None:
+            return gettext("Weekly at %(time)s UTC") % {"time": at}
+        return str(WEEKLY_AT[self.weekday]) % {"time": at}

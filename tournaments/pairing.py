@@ -43,4 +43,9 @@ def round_name(number: int, rounds: int) -> str:
         return "Semi-finals"
     if left == 2:
         return "Quarter-finals"
-    return f"Round of {2 ** (left + 1)}"
+    return f"Round of {places_in_round(number, rounds)}"
+
+
+def places_in_round(number: int, rounds: int) -> int:
+    """How many places the ``number``-th of ``rounds`` rounds has: 2 in the final."""
+    return 2 ** (rounds - number + 1)

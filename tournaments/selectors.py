@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Count, Exists, Max, OuterRef, Prefetch, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from games.models import Table
@@ -48,17 +49,22 @@ def starts_in(seconds: int) -> str:
     """'starts in 4 min 10 s', 'starts in 2 h 5 min', 'starts in 3 days 2 h': countdown.js
     writes the same words as it counts down."""
     if seconds <= 0:
-        return "starting now"
+        return gettext("starting now")
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
+    # countdown.js's messages, so that the script's first tick writes the same words.
+    words = {"verb": gettext("starts"), "days": days, "hours": hours, "minutes": minutes, "seconds": secs}
     if days:
-        return f"starts in {days} day{'s' if days > 1 else ''} {hours} h"
+        return (
+            ngettext("%(verb)s in %(days)s day %(hours)s h", "%(verb)s in %(days)s days %(hours)s h", days)
+            % words
+        )
     if hours:
-        return f"starts in {hours} h {minutes} min"
+        return gettext("%(verb)s in %(hours)s h %(minutes)s min") % words
     if minutes:
-        return f"starts in {minutes} min {secs} s"
-    return f"starts in {secs} s"
+        return gettext("%(verb)s in %(minutes)s min %(seconds)s s") % words
+    return gettext("%(verb)s in %(seconds)s s") % words
 
 
 def _listed(tournaments: QuerySet[Tournament], now: dt.datetime) -> list[Listed]:
@@ -138,7 +144,9 @@ def series_page(series: Series, now: dt.datetime | None = None) -> dict[str, Any
     people = User.objects.in_bulk([row["user"] for row in rows if row["user"] is not None])
     winners = [
         Winner(
-            people[row["user"]].username if row["user"] else "Bots", people.get(row["user"]), row["titles"]
+            people[row["user"]].username if row["user"] else gettext("Bots"),
+            people.get(row["user"]),
+            row["titles"],
         )
         for row in rows
     ]
@@ -148,19 +156,31 @@ def series_page(series: Series, now: dt.datetime | None = None) -> dict[str, Any
 def round_label(tournament: Tournament, side: str, number: int) -> str:
     """A round's name as players say it: 'Semi-finals', "Losers' round 2", 'Round 3'."""
     if side == Side.LOSERS.value:
-        return f"Losers' round {number}"
+        return gettext("Losers' round %(number)d") % {"number": number}
     if side == Side.GRAND_FINAL.value:
-        return "Grand final"
+        return gettext("Grand final")
     if side == Side.GRAND_FINAL_RESET.value:
-        return "Grand final reset"
+        return gettext("Grand final reset")
     if side == Side.THIRD_PLACE.value:
-        return "Third place"
+        return gettext("Third place")
     if side == Side.WINNERS.value:
-        name = pairing.round_name(number, tournament.rounds or number)
-        if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
-            return f"Winners' {name[0].lower()}{name[1:]}"
-        return name
-    return f"Round {number}"
+        return _bracket_round(number, tournament.rounds or number, tournament.format)
+    return gettext("Round %(number)d") % {"number": number}
+
+
+def _bracket_round(number: int, rounds: int, format: str) -> str:
+    """``pairing.round_name`` in the reader's language (pairing is pure: its names are
+    English); a double elimination's winners' side says so."""
+    left = rounds - number
+    double = format == Tournament.Format.DOUBLE_ELIMINATION
+    if left == 0:
+        return gettext("Winners' final") if double else gettext("Final")
+    if left == 1:
+        return gettext("Winners' semi-finals") if double else gettext("Semi-finals")
+    if left == 2:
+        return gettext("Winners' quarter-finals") if double else gettext("Quarter-finals")
+    size = {"size": pairing.places_in_round(number, rounds)}
+    return (gettext("Winners' round of %(size)d") if double else gettext("Round of %(size)d")) % size
 
 
 def match_label(match: Match) -> str:
@@ -231,10 +251,16 @@ def _game_link(game: MatchGame, by_pk: dict[int, Entry], *, alone: bool, heads_u
     url = reverse("replay", args=[table.record_id]) if finished else table.get_absolute_url()
     winner = by_pk.get(game.winner_id) if game.winner_id is not None else None
     if alone:
-        text = "Watch live" if live else "Replay" if finished else "Table"
+        text = gettext("Watch live") if live else gettext("Replay") if finished else gettext("Table")
     else:
         tie = finished and heads_up and winner is None
-        text = f"Game {game.number}{' live' if live else ' (tie)' if tie else ''}"
+        number = {"number": game.number}
+        if live:
+            text = gettext("Game %(number)d live") % number
+        elif tie:
+            text = gettext("Game %(number)d (tie)") % number
+        else:
+            text = gettext("Game %(number)d") % number
     return GameLink(game.number, url, live, finished, winner, text)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import kinds
@@ -60,7 +61,7 @@ def create_tournament(
     ratings and the table options do not apply to it."""
     name = name.strip()
     if not name:
-        raise TournamentError("Give the tournament a name.")
+        raise TournamentError(gettext("Give the tournament a name."))
     if format in SOLITAIRE_FORMATS:
         try:
             full, deal_count = solitaire_events.check_options(
@@ -89,9 +90,9 @@ def create_tournament(
         deal_count = window_minutes = None
     now = timezone.now()
     if starts_at < now - dt.timedelta(minutes=1):
-        raise TournamentError("The start is in the past: pick a time to come.")
+        raise TournamentError(gettext("The start is in the past: pick a time to come."))
     if starts_at > now + LATEST_START:
-        raise TournamentError("A tournament can be scheduled at most 60 days ahead.")
+        raise TournamentError(gettext("A tournament can be scheduled at most 60 days ahead."))
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name,
@@ -131,10 +132,12 @@ def check_options(
     its matches' full config. Shared with the series that create tournaments later."""
     spec = kinds.TABLE_BY_SLUG.get(game) if isinstance(game, str) else None
     if spec is None or not spec.in_tournaments:
-        raise TournamentError(f"{game!r} is not a tournament game.")
+        raise TournamentError(gettext("%(game)s is not a tournament game.") % {"game": repr(game)})
     low, high = ENTRANT_LIMITS
     if not low <= max_entrants <= high:
-        raise TournamentError(f"A tournament takes between {low} and {high} players.")
+        raise TournamentError(
+            gettext("A tournament takes between %(low)d and %(high)d players.") % {"low": low, "high": high}
+        )
     if not turn_clocks.valid_clock(clock_seconds):
         raise TournamentError(str(turn_clocks.CLOCK_REFUSED))
     _check_format(spec.engine, format, best_of, table_size, rounds, third_place)
@@ -148,34 +151,43 @@ def _check_format(
     engine: Any, format: str, best_of: int, table_size: int, rounds: int | None, third_place: bool
 ) -> None:
     if format not in TABLE_FORMATS:
-        raise TournamentError(f"{format!r} is not a format of table games.")
+        raise TournamentError(
+            gettext("%(format)s is not a format of table games.") % {"format": repr(format)}
+        )
     if best_of not in BEST_OF:
-        raise TournamentError("A match is best of 1, 3 or 5 games.")
+        raise TournamentError(gettext("A match is best of 1, 3 or 5 games."))
     if table_size != 2:
         if format not in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS):
-            raise TournamentError("Only round robin and Swiss rounds are played at tables of more than two.")
+            raise TournamentError(
+                gettext("Only round robin and Swiss rounds are played at tables of more than two.")
+            )
         if "players" not in engine.options or not 2 <= table_size <= engine.max_players:
-            raise TournamentError(f"This game seats 2 to {engine.max_players} at a table, not {table_size}.")
+            raise TournamentError(
+                gettext("This game seats 2 to %(most)d at a table, not %(size)d.")
+                % {"most": engine.max_players, "size": table_size}
+            )
         if best_of != 1:
-            raise TournamentError("A match at a table of more than two is one game (best of 1).")
+            raise TournamentError(gettext("A match at a table of more than two is one game (best of 1)."))
     low, high = SWISS_ROUNDS
     if format == Tournament.Format.SWISS and (rounds is None or not low <= rounds <= high):
-        raise TournamentError(f"A Swiss event has between {low} and {high} rounds.")
+        raise TournamentError(
+            gettext("A Swiss event has between %(low)d and %(high)d rounds.") % {"low": low, "high": high}
+        )
     if third_place and format != Tournament.Format.SINGLE_ELIMINATION:
-        raise TournamentError("A third-place match belongs to single elimination.")
+        raise TournamentError(gettext("A third-place match belongs to single elimination."))
 
 
 def _locked(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentError("There is no such tournament.")
+        raise TournamentError(gettext("There is no such tournament."))
     return tournament
 
 
 def _taking_entries(tournament_id: int) -> Tournament:
     tournament = _locked(tournament_id)
     if tournament.status != Tournament.Status.OPEN:
-        raise TournamentError("This tournament has started: entries are closed.")
+        raise TournamentError(gettext("This tournament has started: entries are closed."))
     return tournament
 
 
@@ -202,11 +214,11 @@ def join(*, tournament_id: int, user: User) -> Entry:
             tournament.is_solitaire and solitaire_events.taking_late_entries(tournament)
         )
         if tournament.status != Tournament.Status.OPEN and not late:
-            raise TournamentError("This tournament has started: entries are closed.")
+            raise TournamentError(gettext("This tournament has started: entries are closed."))
         if tournament.entries.filter(user=user).exists():
-            raise TournamentError("You are already entered.")
+            raise TournamentError(gettext("You are already entered."))
         if tournament.entries.count() >= tournament.max_entrants:
-            raise TournamentError("This tournament is full.")
+            raise TournamentError(gettext("This tournament is full."))
         entry = Entry(tournament=tournament, user=user)
         if late and tournament.is_solitaire:
             entry.save()
@@ -231,16 +243,18 @@ def withdraw(*, tournament_id: int, user: User) -> None:
         tournament = _locked(tournament_id)
         entry = tournament.entries.filter(user=user).first()
         if entry is None or entry.withdrawn_at is not None:
-            raise TournamentError("You are not entered in this tournament.")
+            raise TournamentError(gettext("You are not entered in this tournament."))
         if tournament.status == Tournament.Status.OPEN:
             entry.delete()
         elif tournament.status == Tournament.Status.RUNNING and tournament.by_rounds:
             entry.withdrawn_at = timezone.now()
             entry.save(update_fields=["withdrawn_at"])
         elif tournament.is_solitaire:
-            raise TournamentError("This event has started: the deals you play count as you play them.")
+            raise TournamentError(
+                gettext("This event has started: the deals you play count as you play them.")
+            )
         else:
-            raise TournamentError("This tournament has started: a knock-out is played to its end.")
+            raise TournamentError(gettext("This tournament has started: a knock-out is played to its end."))
         _bump(tournament)
 
 
@@ -249,10 +263,10 @@ def start_now(*, tournament_id: int, user: User) -> Tournament:
     with transaction.atomic():
         tournament = _taking_entries(tournament_id)
         if tournament.created_by_id != user.pk:
-            raise TournamentError("Only the tournament's creator can start it early.")
+            raise TournamentError(gettext("Only the tournament's creator can start it early."))
         least = 1 if tournament.is_solitaire else pairing.MIN_ENTRANTS
         if tournament.entries.count() < least and not tournament.fill_with_bots:
-            raise TournamentError("At least two players must be entered to start.")
+            raise TournamentError(gettext("At least two players must be entered to start."))
         tournament.starts_at = timezone.now()
         tournament.save(update_fields=["starts_at"])
         running.draw(tournament)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts import event_notices, notices
 from games import kinds
@@ -49,23 +50,31 @@ def check_options(
     game's rule (deals and config); any other event the game's standard deal, as the daily."""
     spec = kinds.BY_SLUG.get(game)
     if not isinstance(spec, SolitaireSpec):
-        raise EventOptionsError("A solitaire event is played at a solitaire game.")
+        raise EventOptionsError(gettext("A solitaire event is played at a solitaire game."))
     low, high = ENTRANT_LIMITS
     if not low <= max_entrants <= high:
-        raise EventOptionsError(f"A solitaire event takes between {low} and {high} players.")
+        raise EventOptionsError(
+            gettext("A solitaire event takes between %(low)d and %(high)d players.")
+            % {"low": low, "high": high}
+        )
     low, high = WINDOW_LIMITS
     if window_minutes is None or not low <= window_minutes <= high:
-        raise EventOptionsError(f"A solitaire event is played within {low} minutes to {high // 1440} days.")
+        raise EventOptionsError(
+            gettext("A solitaire event is played within %(low)d minutes to %(days)d days.")
+            % {"low": low, "days": high // 1440}
+        )
     engine = get_engine(game)
     if format == Tournament.Format.PAR_MATCH:
         if spec.match is None:
-            raise EventOptionsError(f"{spec.name} has no par match.")
+            raise EventOptionsError(gettext("%(game)s has no par match.") % {"game": spec.name})
         if deal_count not in (None, spec.match.deals):
-            raise EventOptionsError(f"A par match is {spec.match.deals} deals.")
+            raise EventOptionsError(gettext("A par match is %(count)d deals.") % {"count": spec.match.deals})
         return engine.normalize_config(dict(spec.match.config)), spec.match.deals
     low, high = DEAL_LIMITS
     if deal_count is None or not low <= deal_count <= high:
-        raise EventOptionsError(f"A solitaire event has {low} to {high} deals.")
+        raise EventOptionsError(
+            gettext("A solitaire event has %(low)d to %(high)d deals.") % {"low": low, "high": high}
+        )
     return engine.normalize_config(None), deal_count
 
 
