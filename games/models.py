@@ -19,6 +19,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import closed_names
 
@@ -121,16 +123,16 @@ DAILY_RANK_ORDER = (
 
 class GameRecord(NamesItsGame):
     class Kind(models.TextChoices):
-        CASUAL = "casual", "Casual"
-        DAILY = "daily", "Daily challenge"
-        TABLE = "table", "Live table"
-        TOURNAMENT = "tournament", "Tournament"
-        IMPORTED = "imported", "Imported"
-        MATCH = "match", "Solo match"
+        CASUAL = "casual", _("Casual")
+        DAILY = "daily", _("Daily challenge")
+        TABLE = "table", _("Live table")
+        TOURNAMENT = "tournament", _("Tournament")
+        IMPORTED = "imported", _("Imported")
+        MATCH = "match", _("Solo match")
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     TABLE_KINDS = (Kind.TABLE, Kind.TOURNAMENT)
     """The kinds played at a live table (seats, turn clocks, bots)."""
@@ -319,9 +321,9 @@ class Table(NamesItsGame):
     """A live table: seats for people and bots, then one game (a Triad match or a Pyramid Poker game)."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
 
     config = models.JSONField(default=dict, help_text="The full engine config, defaults filled in.")
     clock_seconds = models.PositiveIntegerField(
@@ -448,8 +450,8 @@ class Seat(models.Model):
         ordering = ["table", "number"]
 
     def __setattr__(self, attribute: str, value: Any) -> None:
-        if attribute in _SEAT_NAMED_BY:  # the kept ``name`` no longer holds
-            self.__dict__.pop("name", None)
+        if attribute in _SEAT_NAMED_BY:  # the kept username no longer holds
+            self.__dict__.pop("_username", None)
         super().__setattr__(attribute, value)
 
     def __str__(self) -> str:
@@ -460,16 +462,28 @@ class Seat(models.Model):
         return self.is_bot or self.user_id is not None
 
     @functools.cached_property
-    def name(self) -> str:
-        """Kept on the seat until what it comes from is set again: a live table's frames ask
-        for each seat's name several times, and through ``user`` that was a twentieth of a
-        frame's drawing."""
-        if self.is_bot:
-            return self.bot_name or f"Bot {self.number + 1}"
-        if self.user is None:
-            return "Empty seat"
+    def _username(self) -> str | None:
+        """The seated person's username, "" for a closed account, None for a bot or nobody.
+        Kept on the seat until what it comes from is set again: a live table's frames ask for
+        each seat's name several times, and through ``user`` that was a twentieth of a frame's
+        drawing."""
+        if self.is_bot or self.user is None:
+            return None
         # Issue 45: a closed account's games stay, its name does not (replays, narration, files).
-        return closed_names.shown() if self.user.closed_at is not None else self.user.username
+        return "" if self.user.closed_at is not None else self.user.username
+
+    @property
+    def name(self) -> str:
+        """In the reader's language where the seat has no name of its own: the kept part is
+        the username, so that a seat drawn for readers of two languages says each theirs."""
+        username = self._username
+        if username:
+            return username
+        if username is not None:
+            return closed_names.shown()
+        if self.is_bot:
+            return self.bot_name or gettext("Bot %(number)d") % {"number": self.number + 1}
+        return gettext("Empty seat")
 
 
 class Invitation(models.Model):
@@ -481,11 +495,11 @@ class Invitation(models.Model):
     brought up to date when someone acts on it (no task waits for it)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        EXPIRED = "expired", "Expired"
-        CANCELLED = "cancelled", "Cancelled"
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        EXPIRED = "expired", _("Expired")
+        CANCELLED = "cancelled", _("Cancelled")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
     seat = models.PositiveSmallIntegerField(help_text="The seat offered (taken by then: any free one).")
@@ -592,9 +606,9 @@ class SiteHeartbeat(models.Model):
     """
 
     class Component(models.TextChoices):
-        WEB = "web", "Web server"
-        WORKER = "worker", "Celery worker"
-        SITE = "site", "Whole site"
+        WEB = "web", _("Web server")
+        WORKER = "worker", _("Celery worker")
+        SITE = "site", _("Whole site")
 
     component = models.CharField(max_length=16, choices=Component.choices, primary_key=True)
     seen_at = models.DateTimeField()

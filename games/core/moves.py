@@ -10,19 +10,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.core.errors import GameError, as_sentence
 from games.engine import FORFEIT, TABLE_SEAT, IllegalAction
 from games.engine.base import Engine
-from games.models import GameRecord
 from games.kinds.refusals import worded
+from games.models import GameRecord
 
 MAX_MOVE_TEXT = 64
 
 
 def check_text(text: object, example: str) -> str:
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
-        raise GameError(f"A move is a short text such as {example}.")
+        raise GameError(gettext("A move is a short text such as %(example)s.") % {"example": example})
     return text
 
 
@@ -61,10 +62,12 @@ def checked(
     if it is not the seat's turn, or not a move of the game."""
     to_act = engine.current_player(state)
     if to_act is None:
-        raise GameError("This game is over.")
+        raise GameError(gettext("This game is over."))
     if to_act != seat:
         raise GameError(
-            "It is not your turn." if to_act != TABLE_SEAT else "The table is about to deal a tie replay."
+            gettext("It is not your turn.")
+            if to_act != TABLE_SEAT
+            else gettext("The table is about to deal a tie replay.")
         )
     try:
         action = _parse(engine, move)

@@ -151,7 +151,9 @@ def _enter_or_404(request: HtmxHttpRequest, record: GameRecord) -> None:
 
 
 def _closed(request: HtmxHttpRequest, message: str) -> HttpResponse:
-    return render(request, "games/closed.html", {"title": "Not open", "message": message}, status=404)
+    return render(
+        request, "games/closed.html", {"title": gettext("Not open"), "message": message}, status=404
+    )
 
 
 @require_safe
@@ -258,7 +260,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
         text = request.POST.get("text", "")
         if upload is not None:
             if (upload.size or 0) > MAX_IMPORT_BYTES:
-                error = "That file is too large to be a game."
+                error = gettext("That file is too large to be a game.")
             else:
                 text = upload.read().decode("utf-8", errors="replace")
         if not error:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import formats
 from django.utils.translation import gettext, ngettext
 
 from games import kinds
@@ -70,9 +71,12 @@ def from_record(record: GameRecord) -> ReplaySource:
     if players:
         names = list(players)
     elif not kinds.get(record.game).solitaire:
-        names = [f"Seat {n + 1}" for n in range(get_engine(record.game).seat_count(record.config))]
+        names = [
+            gettext("Seat %(number)s") % {"number": n + 1}
+            for n in range(get_engine(record.game).seat_count(record.config))
+        ]
     else:
-        names = ["Anonymous"]
+        names = [gettext("Anonymous")]
     imported = record.kind == GameRecord.Kind.IMPORTED
     # "#" is a deal's number everywhere on the site: the game's own is said as a game's.
     title = gettext("%(game)s, game %(number)d") % {"game": record.get_game_display(), "number": record.pk}
@@ -102,8 +106,9 @@ def from_daily_solution(daily: DailyChallenge) -> ReplaySource:
         seed=daily.seed,
         actions=tuple(daily.solution),
         finished=True,
-        names=["The solver"],
-        title=f"The solver's line for the {daily.game} daily of {daily.date:%d %B %Y}",
+        names=[gettext("The solver")],
+        title=gettext("The solver's line for the %(game)s daily of %(date)s")
+        % {"game": daily.get_game_display(), "date": formats.date_format(daily.date)},
     )
 
 
@@ -118,7 +123,7 @@ def perspectives(source: ReplaySource) -> list[tuple[str, str]]:
     """The views a viewer may pick: everything and each seat for a finished multiplayer game."""
     if not source.finished or not source.multiplayer:
         return []
-    return [(EVERYTHING, "Everything"), *((str(n), name) for n, name in enumerate(source.names))]
+    return [(EVERYTHING, gettext("Everything")), *((str(n), name) for n, name in enumerate(source.names))]
 
 
 def step_view(source: ReplaySource, state: Any, perspective: str) -> View:
@@ -141,7 +146,9 @@ class ImportError_(ValueError):
 
 def export(source: ReplaySource) -> dict[str, Any]:
     if not source.finished:
-        raise ValueError("a game still being played cannot be downloaded: its seed decides every hidden card")
+        raise ValueError(
+            gettext("A game still being played cannot be downloaded: its seed decides every hidden card.")
+        )
     engine = get_engine(source.game)
     data: dict[str, Any] = {
         "format": "capstone-game",
@@ -191,39 +198,47 @@ def parse_import(text: str) -> dict[str, Any]:
     try:
         data = safe_json.loads(text, max_depth=IMPORT_DEPTH)
     except safe_json.TooDeeplyNested as exc:
-        raise ImportError_(f"This is not a game file: {exc}.") from None
+        raise ImportError_(gettext("This is not a game file: %(why)s.") % {"why": exc}) from None
     except ValueError as exc:
-        raise ImportError_(f"This is not a game file: it is not valid JSON ({exc}).") from None
+        raise ImportError_(
+            gettext("This is not a game file: it is not valid JSON (%(why)s).") % {"why": exc}
+        ) from None
     if not isinstance(data, dict):
-        raise ImportError_("This is not a game file: expected a JSON object.")
+        raise ImportError_(gettext("This is not a game file: expected a JSON object."))
     missing = [key for key in REQUIRED if key not in data]
     if missing:
-        raise ImportError_(f"This game file lacks {', '.join(missing)}.")
+        raise ImportError_(gettext("This game file lacks %(keys)s.") % {"keys": ", ".join(missing)})
     game = data["game"]
     if not isinstance(game, str) or game not in kinds.BY_SLUG:
-        raise ImportError_(f"Unknown game {game!r}: Capstone plays {', '.join(kinds.BY_SLUG)}.")
+        raise ImportError_(
+            gettext("Unknown game %(game)s: Capstone plays %(games)s.")
+            % {"game": repr(game), "games": ", ".join(kinds.BY_SLUG)}
+        )
     engine = get_engine(game)
     if data["engine_version"] != engine.version:
         raise ImportError_(
-            f"This file was made with {game} rules version {data['engine_version']!r}; "
-            f"this site plays version {engine.version}."
+            gettext(
+                "This file was made with %(game)s rules version %(file)s; this site plays version %(site)s."
+            )
+            % {"game": game, "file": repr(data["engine_version"]), "site": engine.version}
         )
     actions = data["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise ImportError_("'actions' must be a list of move texts.")
+        raise ImportError_(gettext("'actions' must be a list of move texts."))
     deck = data.get("deck")
     if deck is not None and not (isinstance(deck, list) and all(isinstance(c, str) for c in deck)):
-        raise ImportError_("'deck' must be a list of card texts.")
+        raise ImportError_(gettext("'deck' must be a list of card texts."))
     try:
         check_seed(data["seed"])
         config = engine.normalize_config(data["config"])
         engine.replay(config, data["seed"], actions, deck=deck)
     except ReplayError as exc:
         raise ImportError_(
-            f"Move {exc.index + 1} ({actions[exc.index]!r}) is not legal there: {exc.cause}."
+            gettext("Move %(number)s (%(move)s) is not legal there: %(why)s.")
+            % {"number": exc.index + 1, "move": repr(actions[exc.index]), "why": exc.cause}
         ) from None
     except ValueError as exc:
-        raise ImportError_(f"This game file is not valid: {exc}.") from None
+        raise ImportError_(gettext("This game file is not valid: %(why)s.") % {"why": exc}) from None
     players = _file_players(data.get("players"), engine.seat_count(config))
     return {
         "game": game,

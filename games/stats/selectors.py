@@ -23,6 +23,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from games import kinds
@@ -135,12 +136,16 @@ def hidden_from(record: GameRecord, player: Player, today: dt.date | None = None
     if player.owns(record):
         return ""
     if record.ranked and not record.is_over:
-        return "A ranked daily attempt that is still being played is seen by its player only."
+        return gettext("A ranked daily attempt that is still being played is seen by its player only.")
     secret = deal_secret_kind(record.game, record.seed, today)
     if secret == DAILY_SECRET:
-        return "Games of a daily deal are seen by their own player only until the deal's day is over."
+        return gettext(
+            "Games of a daily deal are seen by their own player only until the deal's day is over."
+        )
     if secret == EVENT_SECRET:
-        return "Games of a solitaire event's deal are seen by their own player only until the event closes."
+        return gettext(
+            "Games of a solitaire event's deal are seen by their own player only until the event closes."
+        )
     return ""
 
 
@@ -150,12 +155,12 @@ def replay_closed(record: GameRecord, player: Player, today: dt.date | None = No
     not even for its own player, until the day is over or the event's window closed (LP-6)."""
     secret = deal_secret_kind(record.game, record.seed, today)
     if secret == DAILY_SECRET:
-        return (
+        return gettext(
             "This deal is a daily challenge: its games can be replayed, downloaded or continued "
             "once its day is over (midnight UTC)."
         )
     if secret == EVENT_SECRET:
-        return (
+        return gettext(
             "This deal belongs to a solitaire event: its games can be replayed, downloaded or "
             "continued once the event's window closes."
         )
