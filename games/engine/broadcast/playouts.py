@@ -27,7 +27,9 @@ The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` check
   (``Table.canonical``), so that the bots meet, and work out, fewer distinct views.
 * **Adaptive sampling** otherwise: batches of ``BATCH`` playouts, each from its own uniform
   order of the undealt cards (seeded from the game's seed, the ply and the playout's number),
-  until every seat's margin is at most ``MARGIN_GOAL`` points.
+  until every seat's margin is at most ``MARGIN_GOAL`` points. The margin is the solitaire
+  meter's (``margin``): a Wilson interval takes each playout as a win or a loss; a tie's
+  share 1/k varies less than that, so with ties the interval is, if anything, too wide.
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ class Playouts:
         """The chances from ``state``, ``ply`` actions into the game, of a deal not yet over."""
         ahead = self._advance(state, ply)
         if not isinstance(ahead, _Random):
+            self.playouts += 1
             return Figure(tuple(float(share) for share in ahead), 1, True)
         key = (ahead.ply, ahead.state)
         known = self._figures.get(key)
