@@ -94,7 +94,7 @@ def page(
 
 
 def _game_name(slug: str) -> str:
-    return kinds.BY_SLUG[slug].name if slug in kinds.BY_SLUG else slug
+    return str(kinds.BY_SLUG[slug].name) if slug in kinds.BY_SLUG else slug
 
 
 def _opponent(number: int, is_bot: bool, bot_name: str, username: str | None) -> Opponent:

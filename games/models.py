@@ -37,7 +37,7 @@ class NamesItsGame(models.Model):
     def get_game_display(self) -> str:
         from games import kinds  # the registry's modules import this one
 
-        return kinds.BY_SLUG[self.game].name if self.game in kinds.BY_SLUG else self.game
+        return str(kinds.BY_SLUG[self.game].name) if self.game in kinds.BY_SLUG else self.game
 
 
 class DailyChallenge(NamesItsGame):

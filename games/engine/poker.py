@@ -13,19 +13,20 @@ from collections.abc import Sequence
 
 from treys import Card, Evaluator
 
+from games.engine.base import gettext_noop
 from games.engine.cards import STANDARD_DECK
 
 HAND_NAMES: tuple[str, ...] = (
-    "No Pair",
-    "Pair",
-    "Two Pair",
-    "Three of a Kind",
-    "Straight",
-    "Flush",
-    "Full House",
-    "Four of a Kind",
-    "Straight Flush",
-    "Royal Flush",
+    gettext_noop("No Pair"),
+    gettext_noop("Pair"),
+    gettext_noop("Two Pair"),
+    gettext_noop("Three of a Kind"),
+    gettext_noop("Straight"),
+    gettext_noop("Flush"),
+    gettext_noop("Full House"),
+    gettext_noop("Four of a Kind"),
+    gettext_noop("Straight Flush"),
+    gettext_noop("Royal Flush"),
 )
 """Hand categories from worst to best; a category's position is its ``poker_category``."""
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from games.engine.base import gettext_noop
+
 CARD_TEXTS: tuple[str, ...] = ("O3", "G3", "P3", "O2", "G2", "P2", "O1", "G1", "P1", "X")
 """Card texts by code: single-card order (TR-2), lowest first; a colour's index is ``code % 3``
 (orange, green, purple: TR-1's order low to high), a level's codes start at 0, 3 or 6."""
@@ -48,20 +50,20 @@ PERFECT_FULL = 10
 CAPSTONE_PYRAMID = 13
 
 RANK_NAMES: tuple[str, ...] = (
-    "No Pyramid",
-    "First-Level Pyramid",
-    "Perfect Orange First-Level Pyramid",
-    "Perfect Green First-Level Pyramid",
-    "Perfect Purple First-Level Pyramid",
-    "Second-Level Pyramid",
-    "Perfect Orange Second-Level Pyramid",
-    "Perfect Green Second-Level Pyramid",
-    "Perfect Purple Second-Level Pyramid",
-    "Full Pyramid",
-    "Perfect Orange Full Pyramid",
-    "Perfect Green Full Pyramid",
-    "Perfect Purple Full Pyramid",
-    "Capstone Pyramid",
+    gettext_noop("No Pyramid"),
+    gettext_noop("First-Level Pyramid"),
+    gettext_noop("Perfect Orange First-Level Pyramid"),
+    gettext_noop("Perfect Green First-Level Pyramid"),
+    gettext_noop("Perfect Purple First-Level Pyramid"),
+    gettext_noop("Second-Level Pyramid"),
+    gettext_noop("Perfect Orange Second-Level Pyramid"),
+    gettext_noop("Perfect Green Second-Level Pyramid"),
+    gettext_noop("Perfect Purple Second-Level Pyramid"),
+    gettext_noop("Full Pyramid"),
+    gettext_noop("Perfect Orange Full Pyramid"),
+    gettext_noop("Perfect Green Full Pyramid"),
+    gettext_noop("Perfect Purple Full Pyramid"),
+    gettext_noop("Capstone Pyramid"),
 )
 
 _SHAPES = (  # (plain rank, perfect rank, cards needed at levels 3, 2, 1) (TR-10)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from django.utils.translation import gettext
+
 from games.kinds.spec import GameSpec, SolitaireSpec, TableSpec
 
 GAMES: tuple[GameSpec, ...] = tuple(
@@ -25,14 +27,26 @@ SOLITAIRE_SLUGS: tuple[str, ...] = tuple(spec.slug for spec in SOLITAIRE)
 
 def names(specs: tuple[GameSpec, ...], joiner: str = "and") -> str:
     """The games' names as a sentence says them: "Triad, Pyramid Poker and Tauron Hold-Em"."""
-    words = [spec.name for spec in specs]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {joiner} {words[-1]}"
+    words = [str(spec.name) for spec in specs]
+    if len(words) == 1:
+        return words[0]
+    if joiner == "or":
+        return gettext("%(first)s or %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
 
 
 def invitation() -> str:
     """One sentence inviting to every game, from each spec's ``invite``."""
-    phrases = [spec.invite for spec in GAMES]
-    text = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])}, or {phrases[-1]}"
+    phrases = [str(spec.invite) for spec in GAMES]
+    text = (
+        phrases[0]
+        if len(phrases) == 1
+        else gettext("%(first)s, or %(last)s")
+        % {
+            "first": ", ".join(phrases[:-1]),
+            "last": phrases[-1],
+        }
+    )
     return text[:1].upper() + text[1:] + "."
 
 

@@ -7,16 +7,15 @@ import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 from markupsafe import Markup
 
 from games.engine import Move
 from games.engine.blocks import FOUNDATION, PLACE_ID, BlocksHand, BlocksPlace, BlocksView
-from games.engine.solitaire_common import and_list
 from games.kinds.option_forms import OptionField
 from games.kinds.pictures import picture
 from games.kinds.spec import TableSpec
-from games.kinds.words import Step, card_name, plural, seat_name, sentence
+from games.kinds.words import Step, and_list, card_name, seat_name, sentence
 from games.live.live_templates import live_template
 from web.languages import per_language
 
@@ -26,11 +25,19 @@ if TYPE_CHECKING:
 
 def block_name(card: str) -> str:
     """A block: a standard card or one of the Jokers ``X1``, ``X2``."""
-    return "Joker" if card.startswith("X") else card_name(card)
+    return gettext("Joker") if card.startswith("X") else card_name(card)
 
 
 def the_block(card: str) -> str:
-    return f"the {block_name(card)}" if not card.startswith("X") else "a Joker"
+    if card.startswith("X"):
+        return gettext("a Joker")
+    # Translators: a block of Pyramid Poker, by its card's name: "the Ten of diamonds".
+    return gettext("the %(card)s") % {"card": card_name(card)}
+
+
+def poker_hand(name: str | None) -> str:
+    """An engine's poker hand name ("Full House", marked there) in the reader's language."""
+    return gettext(name) if name else ""
 
 
 def spot(row: int, index: int) -> str:
@@ -41,7 +48,7 @@ def spot(row: int, index: int) -> str:
 
 def block_face(card: str | None) -> dict[str, str]:
     if card is None:
-        return {"image": picture("cards/blocks/back.svg"), "label": "hidden block", "card": ""}
+        return {"image": picture("cards/blocks/back.svg"), "label": gettext("hidden block"), "card": ""}
     return {"image": picture(f"cards/std/{card}.svg"), "label": block_name(card), "card": card}
 
 
@@ -92,7 +99,7 @@ def _hands(names: tuple[str, ...], me: int | None, hands: tuple[tuple[BlocksHand
 def _hand_set(name: str, is_me: bool, hands: tuple[BlocksHand, ...]) -> Markup:
     """One player's hands as HTML: a move changes one player's at most, so the other's is
     found kept, and the one that changed is drawn twice (for its player, and for the rest)."""
-    shown = [{"name": hand.name, "blocks": _hand_blocks(hand.cards)} for hand in hands]
+    shown = [{"name": poker_hand(hand.name), "blocks": _hand_blocks(hand.cards)} for hand in hands]
     return Markup(_cells().hand_set(name, is_me, shown))
 
 
@@ -176,9 +183,11 @@ def _move_cell(row: int, index: int, filled: bool, face: str | None, text: str) 
 
 def _button(move: Move) -> dict[str, str]:
     if move.kind == "hand":
-        label = f"Into hand {move.at[0]}"
+        label = gettext("Into hand %(number)s") % {"number": move.at[0]}
     elif move.kind == "keep":
-        label = f"Keep {move.cards[0]}"
+        label = gettext("Keep %(block)s") % {"block": move.cards[0]}
+    elif move.kind == "tie-replay":
+        label = gettext("Tie-replay")
     else:
         label = move.text.capitalize()
     return {"text": move.text, "label": label}
@@ -194,35 +203,57 @@ def _blocks_showdown(step: Step) -> str:
     assert result is not None
     won, winner = result.won, result.winner
     if winner is None and won[0] == 0:
-        head = "showdown ends equal, every pair of hands drawn"
+        head = gettext("showdown ends equal, every pair of hands drawn")
     elif winner is None:
-        head = f"showdown ends equal, {plural(won[0], 'hand')} each"
+        head = ngettext(
+            "showdown ends equal, %(count)s hand each", "showdown ends equal, %(count)s hands each", won[0]
+        ) % {"count": won[0]}
     else:
-        head = f"showdown: {step.name(winner)} wins {plural(won[winner], 'hand')} to {won[1 - winner]}"
+        head = ngettext(
+            "showdown: %(name)s wins %(count)s hand to %(other)s",
+            "showdown: %(name)s wins %(count)s hands to %(other)s",
+            won[winner],
+        ) % {"name": step.name(winner), "count": won[winner], "other": won[1 - winner]}
     pairs = []
     for k, pair in enumerate(result.pairs):
-        names = [result.hands[seat][k].name for seat in (0, 1)]
+        names = [poker_hand(result.hands[seat][k].name) for seat in (0, 1)]
         if pair is None:
-            pairs.append(f"hand {k + 1} drawn ({names[0]} v {names[1]})")
+            pairs.append(
+                gettext("hand %(number)s drawn (%(first)s v %(second)s)")
+                % {"number": k + 1, "first": names[0], "second": names[1]}
+            )
         else:
-            pairs.append(f"hand {k + 1} to {step.name(pair)} ({names[pair]} v {names[1 - pair]})")
+            pairs.append(
+                gettext("hand %(number)s to %(name)s (%(first)s v %(second)s)")
+                % {"number": k + 1, "name": step.name(pair), "first": names[pair], "second": names[1 - pair]}
+            )
     head += " \N{EM DASH} " + ", ".join(pairs)
     tails = []
     if result.points is not None and result.totals is not None:
         points, totals = result.points, result.totals
         tails.append(
-            f"{step.name(0)} scores {points[0]}, {step.name(1)} {points[1]}; "
-            f"match {step.name(0)} {totals[0]}, {step.name(1)} {totals[1]}"
+            gettext(
+                "%(first)s scores %(first_points)s, %(second)s %(second_points)s; "
+                "match %(first)s %(first_total)s, %(second)s %(second_total)s"
+            )
+            % {
+                "first": step.name(0),
+                "second": step.name(1),
+                "first_points": points[0],
+                "second_points": points[1],
+                "first_total": totals[0],
+                "second_total": totals[1],
+            }
         )
     phase = post.phase
     if phase == "tie-replay":
-        tails.append("a tie-replay game will decide")
+        tails.append(gettext("a tie-replay game will decide"))
     elif phase == "over" and result.points is not None and post.outcome is not None:
         winner = post.outcome.winner
         assert winner is not None  # a finished game always has a winner (BL-8)
-        tails.append(f"{step.name(winner)} wins the match")
+        tails.append(gettext("%(name)s wins the match") % {"name": step.name(winner)})
     elif phase == "build":
-        tails.append(f"next game: {step.name(post.first_player)} starts")
+        tails.append(gettext("next game: %(name)s starts") % {"name": step.name(post.first_player)})
     return sentence(head, *tails)
 
 
@@ -232,14 +263,16 @@ def narrate(step: Step) -> str:
     action = step.action
     text = str(action)
     if text == "tie-replay":
-        what = "match" if pre.config["scoring"] == "advanced" else "game"
-        return f"Tie: replay game; the {what} is decided by a new game, {step.name(post.first_player)} first"
+        first = {"name": step.name(post.first_player)}
+        if pre.config["scoring"] == "advanced":
+            return gettext("Tie: replay game; the match is decided by a new game, %(name)s first") % first
+        return gettext("Tie: replay game; the game is decided by a new game, %(name)s first") % first
     seat = pre.to_act
     assert seat is not None
     who = step.name(seat)
     if text.startswith("place"):
         face = _block_at(post, action.row, action.index).face
-        block = "a block" if face is None else the_block(face)
+        block = gettext("a block") if face is None else the_block(face)
         head = gettext("%(who)s places %(block)s in %(spot)s") % {
             "who": who,
             "block": block,
@@ -248,7 +281,9 @@ def narrate(step: Step) -> str:
         built = post.phase == "take" and pre.phase == "build"
         note = ""
         if built and post.to_act is not None:
-            note = f"the pyramid is built: taking begins, {step.name(post.to_act)} first"
+            note = gettext("the pyramid is built: taking begins, %(name)s first") % {
+                "name": step.name(post.to_act)
+            }
         return sentence(head, note)
     if text.startswith("take"):
         where = spot(action.row, action.index)
@@ -260,7 +295,9 @@ def narrate(step: Step) -> str:
                 "spot": where,
                 "blocks": and_list([the_block(card) for card in post.revealed]),
             }
-            return head + (" (another Joker turned over is discarded)" if extra > 0 else "")
+            if extra > 0:
+                return gettext("%(said)s (another Joker turned over is discarded)") % {"said": head}
+            return head
         face = post.holding.face if post.holding else None
         if face is None:
             return gettext("%(who)s takes a hidden block (%(spot)s)") % {"who": who, "spot": where}
@@ -271,28 +308,39 @@ def narrate(step: Step) -> str:
         }
     if text.startswith("keep"):
         others = [card for card in pre.revealed if card != action.card]
-        head = f"{who} keeps {the_block(action.card)} (Joker)"
+        said = {"who": who, "block": the_block(action.card)}
         if others:
-            head += ", discarding " + and_list([the_block(card) for card in others])
-        return head
+            said["others"] = and_list([the_block(card) for card in others])
+            return gettext("%(who)s keeps %(block)s (Joker), discarding %(others)s") % said
+        return gettext("%(who)s keeps %(block)s (Joker)") % said
     hand = action.hand - 1
     showdown = len(post.results) > len(pre.results)
     hands: tuple[tuple[BlocksHand, ...], ...] = post.hands
     if showdown and post.last_result is not None:
         hands = post.last_result.hands
     card = hands[seat][hand].cards[-1]
-    head = f"{who} puts {the_block(card)} into hand {action.hand}"
+    head = gettext("%(who)s puts %(block)s into hand %(number)s") % {
+        "who": who,
+        "block": the_block(card),
+        "number": action.hand,
+    }
     return sentence(head, _blocks_showdown(step) if showdown else "")
 
 
 def _blocks_phase(view: BlocksView) -> str:
     phase = view.phase
     if phase == "build":
-        return f"Building ({view.placed} of 30 placed)"
+        return gettext("Building (%(placed)s of 30 placed)") % {"placed": view.placed}
     if phase in ("take", "hand"):
         left = sum(place.filled for place in view.pyramid)
-        return f"Taking ({plural(left, 'block')} left)"
-    return {"joker": "Joker: choosing a block", "tie-replay": "Tie replay next", "over": "Over"}[phase]
+        return ngettext("Taking (%(count)s block left)", "Taking (%(count)s blocks left)", left) % {
+            "count": left
+        }
+    if phase == "joker":
+        return gettext("Joker: choosing a block")
+    if phase == "tie-replay":
+        return gettext("Tie replay next")
+    return pgettext("a game", "Over")
 
 
 def standing(view: BlocksView, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -300,33 +348,47 @@ def standing(view: BlocksView, names: Sequence[str]) -> list[dict[str, Any]]:
     last = view.last_result
     for seat in (0, 1):
         if view.scores is not None:
-            value = plural(view.scores[seat], "point")
+            points = view.scores[seat]
+            value = ngettext("%(count)s point", "%(count)s points", points) % {"count": points}
         elif last is not None:
-            value = f"won {plural(last.won[seat], 'hand')}"
+            hands = last.won[seat]
+            value = ngettext("won %(count)s hand", "won %(count)s hands", hands) % {"count": hands}
         else:
-            value = f"{plural(sum(len(hand.cards) for hand in view.hands[seat]), 'block')} in hands"
+            blocks = sum(len(hand.cards) for hand in view.hands[seat])
+            value = ngettext("%(count)s block in hands", "%(count)s blocks in hands", blocks) % {
+                "count": blocks
+            }
         rows.append({"label": seat_name(names, seat), "value": value})
     if view.scores is not None:
-        rows.append({"label": "Target", "value": view.config["target"]})
-        rows.append({"label": "Game", "value": view.game_number + 1})
-    rows.append({"label": "Phase", "value": _blocks_phase(view)})
+        rows.append({"label": gettext("Target"), "value": view.config["target"]})
+        rows.append({"label": gettext("Game"), "value": view.game_number + 1})
+    rows.append({"label": gettext("Phase"), "value": _blocks_phase(view)})
     return rows
 
 
 class BlocksSpec(TableSpec):
     slug = "blocks"
-    name = "Pyramid Poker"
-    players_label = "2 players"
-    pitch = "Build a pyramid of hidden blocks together, then take them apart into three poker hands."
+    name = gettext_lazy("Pyramid Poker")
+    players_label = gettext_lazy("2 players")
+    pitch = gettext_lazy(
+        "Build a pyramid of hidden blocks together, then take them apart into three poker hands."
+    )
     rules_anchor = "pyramid-poker-the-block-game"
-    invite = "out-build a friend in Pyramid Poker"
+    invite = gettext_lazy("out-build a friend in Pyramid Poker")
     option_fields = (
         OptionField(
             "scoring",
-            "Scoring (Pyramid Poker)",
-            (("basic", "Basic: one game"), ("advanced", "Advanced: points, a match")),
+            gettext_lazy("Scoring (Pyramid Poker)"),
+            (
+                ("basic", gettext_lazy("Basic: one game")),
+                ("advanced", gettext_lazy("Advanced: points, a match")),
+            ),
         ),
-        OptionField("target", "Match to", ((7, "7 points (short)"), (11, "11 points (long)"))),
+        OptionField(
+            "target",
+            gettext_lazy("Match to"),
+            ((7, gettext_lazy("7 points (short)")), (11, gettext_lazy("11 points (long)"))),
+        ),
     )
 
     def game_area(
@@ -344,7 +406,7 @@ class BlocksSpec(TableSpec):
         holding = None
         if held is not None and held.face:
             taker = next((seat.name for seat in seats if seat.number == held.seat), "")
-            holding = {**block_face(held.face), "taker": "You" if held.seat == me else taker}
+            holding = {**block_face(held.face), "taker": taker, "mine": held.seat == me}
         moves = view.moves if live else ()
         context: dict[str, Any] = {
             "grid": _grid(view, moves, me, version),

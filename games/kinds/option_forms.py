@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 
 from games.engine.config import Boolean, Integer, OneOf, Option
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 NO_LIMIT = "none"
 """How a form says ``None`` (no limit) for an option that admits it."""
@@ -25,8 +28,8 @@ class OptionField:
     """One option offered on a form: the engine option's key and how the form shows it."""
 
     key: str
-    label: str
-    choices: tuple[tuple[Any, str], ...] = ()
+    label: StrOrPromise
+    choices: tuple[tuple[Any, StrOrPromise], ...] = ()
     """(value, label) pairs; ``None`` is a value for an option without a limit."""
 
 

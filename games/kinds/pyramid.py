@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from games.engine.base import Move
 from games.engine.pyramid import MAX_PAR_REDEALS, PyramidView
-from games.engine.solitaire_common import SolitaireOutcome, and_list
+from games.engine.solitaire_common import SolitaireOutcome
 from games.kinds import solitaire
 from games.kinds.option_forms import OptionField
 from games.kinds.solitaire_words import PlayCell, capital, card_words, play_cell
 from games.kinds.spec import SolitaireSpec, SoloMatchRule
-from games.kinds.words import Step, card_name, sentence
+from games.kinds.words import Step, and_list, card_name, sentence
 
 
 def _tableau_left(view: PyramidView) -> int:
@@ -22,13 +22,18 @@ def _tableau_left(view: PyramidView) -> int:
 
 
 def _won(outcome: SolitaireOutcome) -> str:
-    return "all 52 cards removed" if outcome.reason == "cleared" else "the pyramid is cleared"
+    return (
+        gettext("all 52 cards removed") if outcome.reason == "cleared" else gettext("the pyramid is cleared")
+    )
 
 
 def _removed(cards: Sequence[str]) -> str:
     if len(cards) == 2:
-        return f"Pair {card_name(cards[0])} + {card_name(cards[1])} removed"
-    return f"{card_name(cards[0])} removed"
+        return gettext("Pair %(first)s + %(second)s removed") % {
+            "first": card_name(cards[0]),
+            "second": card_name(cards[1]),
+        }
+    return gettext("%(card)s removed") % {"card": card_name(cards[0])}
 
 
 def _usable(view: PyramidView) -> set[str]:
@@ -54,31 +59,48 @@ def _cells(view: PyramidView) -> list[PlayCell]:
             why = ""
             if not free and not view.over:
                 covering = _covering(view, slot.row, slot.index)
-                why = f"{capital(card_words(slot.card))} is not free: " + (
-                    f"{_cards(covering)} {'lies' if len(covering) == 1 else 'lie'} on it."
-                    if covering
-                    else "it cannot be used now."
-                )
+                card = capital(card_words(slot.card))
+                if covering:
+                    why = ngettext(
+                        "%(card)s is not free: %(cards)s lies on it.",
+                        "%(card)s is not free: %(cards)s lie on it.",
+                        len(covering),
+                    ) % {"card": card, "cards": _cards(covering)}
+                else:
+                    why = gettext("%(card)s is not free: it cannot be used now.") % {"card": card}
             x = slot.index + (rows - 1 - slot.row) / 2
             cells.append(play_cell(solitaire.cell(x, slot.row, slot.card, free), why))
     return cells
 
 
 def _cards(cards: Sequence[str]) -> str:
-    return " and ".join(card_words(card) for card in cards)
+    return and_list([card_words(card) for card in cards])
+
+
+def _redealt(post: PyramidView) -> str:
+    limit = post.config["redeals"]
+    said = {"number": post.redeals_used, "redeals": limit}
+    if post.config["reshuffle"]:
+        if limit is None:
+            return gettext("Shuffled the waste into a new stock (redeal %(number)s)") % said
+        return gettext("Shuffled the waste into a new stock (redeal %(number)s of %(redeals)s)") % said
+    if limit is None:
+        return gettext("Turned the waste over (redeal %(number)s)") % said
+    return gettext("Turned the waste over (redeal %(number)s of %(redeals)s)") % said
 
 
 class PyramidSpec(SolitaireSpec):
     slug = "pyramid"
-    name = "Pyramid"
-    pitch = "Clear a pyramid of 28 cards by pairing cards that add up to 13."
+    name = gettext_lazy("Pyramid")
+    pitch = gettext_lazy("Clear a pyramid of 28 cards by pairing cards that add up to 13.")
     rules_anchor = "pyramid-solitaire"
-    invite = "pair cards to thirteen in Pyramid solitaire"
-    prompt = "Pick two cards that make 13, or a King."
-    extra_keys = (("R", "redeal"),)
+    invite = gettext_lazy("pair cards to thirteen in Pyramid solitaire")
+    prompt = gettext_lazy("Pick two cards that make 13, or a King.")
+    # The page words each key's use (``{% translate %}``): marked here for the catalogue.
+    extra_keys = (("R", gettext_noop("redeal")),)
     picks_pairs = True
     match = SoloMatchRule(
-        name="Par match",
+        name=gettext_lazy("Par match"),
         deals=6,
         config={"scoring": "par", "redeals": 2},
         par=0,
@@ -90,25 +112,34 @@ class PyramidSpec(SolitaireSpec):
         rules_anchor="par-the-competitive-score",
     )
     option_fields = (
-        OptionField("rows", "Pyramid", ((7, "7 rows (28 cards)"), (6, "6 rows (21 cards)"))),
+        OptionField(
+            "rows",
+            gettext_lazy("Pyramid"),
+            ((7, gettext_lazy("7 rows (28 cards)")), (6, gettext_lazy("6 rows (21 cards)"))),
+        ),
         OptionField(
             "redeals",
-            "Passes through the stock",
+            gettext_lazy("Passes through the stock"),
             (
-                (0, "1 pass (One Deal)"),
-                (1, "2 passes"),
-                (2, "3 passes (standard)"),
-                (3, "4 passes"),
-                (None, "Unlimited"),
+                (0, gettext_lazy("1 pass (One Deal)")),
+                (1, gettext_lazy("2 passes")),
+                (2, gettext_lazy("3 passes (standard)")),
+                (3, gettext_lazy("4 passes")),
+                (None, gettext_lazy("Unlimited")),
             ),
         ),
-        OptionField("reserve", "Reserve: six extra cards, face up, usable any time"),
-        OptionField("clear_the_board", "Win as soon as the pyramid is cleared"),
-        OptionField("overlap_pairs", "A card may pair with the one card covering it"),
-        OptionField("waste_off_limits", "Waste cards can't be used"),
-        OptionField("reshuffle", "Shuffle the waste at each redeal"),
+        OptionField("reserve", gettext_lazy("Reserve: six extra cards, face up, usable any time")),
+        OptionField("clear_the_board", gettext_lazy("Win as soon as the pyramid is cleared")),
+        OptionField("overlap_pairs", gettext_lazy("A card may pair with the one card covering it")),
+        OptionField("waste_off_limits", gettext_lazy("Waste cards can't be used")),
+        OptionField("reshuffle", gettext_lazy("Shuffle the waste at each redeal")),
         OptionField(
-            "scoring", "Scoring", (("points", "Points"), ("par", "Par (competitive, 3 passes at most)"))
+            "scoring",
+            gettext_lazy("Scoring"),
+            (
+                ("points", gettext_lazy("Points")),
+                ("par", gettext_lazy("Par (competitive, 3 passes at most)")),
+            ),
         ),
     )
 
@@ -122,7 +153,7 @@ class PyramidSpec(SolitaireSpec):
         rows = len(view.tableau)
         stock_top = view.stock_top
         usable = _usable(view)
-        waste_why = "" if view.waste_top_available else "Waste cards can't be used in this game."
+        waste_why = "" if view.waste_top_available else gettext("Waste cards can't be used in this game.")
         return {
             "cells": _cells(view),
             "waste_why": "" if view.over else waste_why,
@@ -139,78 +170,95 @@ class PyramidSpec(SolitaireSpec):
 
     def extra_stats(self, view: PyramidView) -> list[tuple[str, str]]:
         left = view.redeals_left
-        return [("Pass", f"{view.pass_number}/{'∞' if left is None else view.pass_number + left}")]
+        return [(gettext("Pass"), f"{view.pass_number}/{'∞' if left is None else view.pass_number + left}")]
 
     def describe_action(self, text: str) -> str:
         """What to do, as a hint or a winning line's step says it."""
         move: Move = self.engine.parse_action(text).move()
         if move.kind != "remove":
-            return solitaire.PLAIN_ACTIONS[move.text]
+            return str(solitaire.PLAIN_ACTIONS[move.text])
         if len(move.cards) == 2:
-            return f"Pair {card_words(move.cards[0])} with {card_words(move.cards[1])}"
-        return f"Remove {card_words(move.cards[0])}"
+            return gettext("Pair %(first)s with %(second)s") % {
+                "first": card_words(move.cards[0]),
+                "second": card_words(move.cards[1]),
+            }
+        return gettext("Remove %(card)s") % {"card": card_words(move.cards[0])}
 
     def did(self, text: str, post: PyramidView) -> str:
         """What a move did, as the status line says it after the move."""
         move: Move = self.engine.parse_action(text).move()
         if move.kind == "remove":
             if len(move.cards) == 2:
-                return f"Paired {card_words(move.cards[0])} with {card_words(move.cards[1])}"
-            return f"Removed {card_words(move.cards[0])}"
+                return gettext("Paired %(first)s with %(second)s") % {
+                    "first": card_words(move.cards[0]),
+                    "second": card_words(move.cards[1]),
+                }
+            return gettext("Removed %(card)s") % {"card": card_words(move.cards[0])}
         if move.kind == "draw":
-            return f"Drew {card_words(post.waste_top)}" if post.waste_top else "Drew from the stock"
+            if post.waste_top:
+                return gettext("Drew %(card)s") % {"card": card_words(post.waste_top)}
+            return gettext("Drew from the stock")
         if move.kind == "redeal":
             limit = post.config["redeals"]
-            passes = f"pass {post.pass_number}" + ("" if limit is None else f" of {limit + 1}")
-            verb = "Turned the waste over"
+            said = {"number": post.pass_number, "passes": "" if limit is None else limit + 1}
             if post.config["reshuffle"]:
-                verb = "Shuffled the waste into a new stock"
-            return f"{verb}: {passes}"
-        return "Resigned"
+                if limit is None:
+                    return gettext("Shuffled the waste into a new stock: pass %(number)s") % said
+                return gettext("Shuffled the waste into a new stock: pass %(number)s of %(passes)s") % said
+            if limit is None:
+                return gettext("Turned the waste over: pass %(number)s") % said
+            return gettext("Turned the waste over: pass %(number)s of %(passes)s") % said
+        return gettext("Resigned")
 
     def end_reason(self, view: PyramidView) -> str:
         outcome = view.outcome
         if outcome is None:
             return ""
         if outcome.won:
-            return "All 52 cards are removed." if outcome.reason == "cleared" else "The pyramid is cleared."
+            if outcome.reason == "cleared":
+                return gettext("All 52 cards are removed.")
+            return gettext("The pyramid is cleared.")
         if outcome.reason == "resigned":
-            return "You resigned."
+            return gettext("You resigned.")
         if outcome.reason == "idle_pass":
             return gettext(
                 "A whole pass through the stock removed no card: with unlimited redeals, each pass must "
                 "remove one."
             )
-        reasons = ["the stock is spent"]
+        reasons = [gettext("the stock is spent")]
         if view.waste and view.redeals_left == 0:
-            reasons.append("no redeal is left" if view.config["redeals"] else "this game allows no redeal")
-        reasons.append("no free cards make 13")
-        return f"No moves left: {and_list(reasons)}."
+            reasons.append(
+                gettext("no redeal is left")
+                if view.config["redeals"]
+                else gettext("this game allows no redeal")
+            )
+        reasons.append(gettext("no free cards make 13"))
+        return gettext("No moves left: %(reasons)s.") % {"reasons": and_list(reasons)}
 
     def narrate(self, step: Step) -> str:
         pre, post, text = step.pre, step.post, str(step.action)
         if text == "resign":
-            return "Resigned"
+            return gettext("Resigned")
         if text == "draw":
-            head = f"Drew the {card_name(post.waste_top)} from the stock"
+            head = gettext("Drew the %(card)s from the stock") % {"card": card_name(post.waste_top)}
         elif text == "redeal":
-            limit = post.config["redeals"]
-            count = f"redeal {post.redeals_used}" + ("" if limit is None else f" of {limit}")
-            reshuffled = post.config["reshuffle"]
-            verb = "Shuffled the waste into a new stock" if reshuffled else "Turned the waste over"
-            head = f"{verb} ({count})"
+            head = _redealt(post)
         else:
             head = _removed(step.action.move().cards)
         cleared = _tableau_left(pre) > 0 and _tableau_left(post) == 0
-        ending = solitaire.solitaire_end(post, won=_won, stuck="no moves left")
+        ending = solitaire.solitaire_end(post, won=_won, stuck=gettext("no moves left"))
         # A cleared-board win already says the pyramid is cleared.
-        note = "the pyramid is cleared" if cleared and "pyramid is cleared" not in ending else ""
+        won_cleared = post.outcome is not None and post.outcome.won and post.outcome.reason != "cleared"
+        note = gettext("the pyramid is cleared") if cleared and not won_cleared else ""
         return sentence(head, note, ending)
 
     def standing(self, view: PyramidView, names: Sequence[str]) -> list[dict[str, Any]]:
         limit = view.config["redeals"]
-        passes = str(view.pass_number) if limit is None else f"{view.pass_number} of {limit + 1}"
-        return solitaire.standing(view, [{"label": "Pass", "value": passes}])
+        if limit is None:
+            passes = str(view.pass_number)
+        else:
+            passes = gettext("%(number)s of %(passes)s") % {"number": view.pass_number, "passes": limit + 1}
+        return solitaire.standing(view, [{"label": gettext("Pass"), "value": passes}])
 
 
 SPEC = PyramidSpec()

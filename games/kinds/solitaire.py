@@ -12,12 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from games.engine.solitaire_common import SolitaireOutcome, SolitaireView
 from games.kinds.pictures import picture
 from games.kinds.words import card_name
 
-RESULTS = {"won": "Won", "lost": "Lost", "resigned": "Resigned"}
-PLAIN_ACTIONS = {"draw": "Draw from the stock", "redeal": "Turn the waste over (redeal)", "resign": "Resign"}
+RESULTS = {"won": gettext_lazy("Won"), "lost": gettext_lazy("Lost"), "resigned": gettext_lazy("Resigned")}
+PLAIN_ACTIONS = {
+    "draw": gettext_lazy("Draw from the stock"),
+    "redeal": gettext_lazy("Turn the waste over (redeal)"),
+    "resign": gettext_lazy("Resign"),
+}
 
 
 def card_image(card: str | None) -> str:
@@ -47,9 +53,9 @@ class Cell:
 
 def cell(x: float, y: int, card: str | None, available: bool) -> Cell:
     if card is None:
-        label = "face-down card"
+        label = gettext("face-down card")
     else:
-        label = card_name(card) if available else f"{card_name(card)}, not free"
+        label = card_name(card) if available else gettext("%(card)s, not free") % {"card": card_name(card)}
     return Cell(x, y, card, card_image(card), label, available, y + 1)
 
 
@@ -67,23 +73,26 @@ def solitaire_end(post: SolitaireView, *, won: Callable[[SolitaireOutcome], str]
         return ""
     score = outcome.score
     if outcome.won:
-        return f"{won(outcome)}: game won with a score of {score}"
+        return gettext("%(how)s: game won with a score of %(score)s") % {"how": won(outcome), "score": score}
     if outcome.reason == "idle_pass":
-        return f"a whole pass removed no card: game over, score {score}"
-    return f"{stuck}: game over, score {score}"
+        return gettext("a whole pass removed no card: game over, score %(score)s") % {"score": score}
+    return gettext("%(how)s: game over, score %(score)s") % {"how": stuck, "score": score}
 
 
 def standing(view: SolitaireView, middle: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Score, cards left and stock, then the game's own ``middle`` rows, moves and result."""
     rows: list[dict[str, Any]] = [
-        {"label": "Par score" if view.config.get("scoring") == "par" else "Score", "value": view.score},
-        {"label": "Cards left", "value": view.cards_left},
-        {"label": "Stock", "value": view.stock_count},
+        {
+            "label": gettext("Par score") if view.config.get("scoring") == "par" else gettext("Score"),
+            "value": view.score,
+        },
+        {"label": gettext("Cards left"), "value": view.cards_left},
+        {"label": gettext("Stock"), "value": view.stock_count},
         *middle,
-        {"label": "Moves", "value": view.move_count},
+        {"label": gettext("Moves"), "value": view.move_count},
     ]
     if view.over:
-        rows.append({"label": "Result", "value": RESULTS[view.status]})
+        rows.append({"label": gettext("Result"), "value": str(RESULTS[view.status])})
     return rows
 
 

@@ -13,17 +13,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from games.engine.solitaire_common import RESIGNED, and_list
+from django.utils.translation import gettext, gettext_noop
+
+from games.engine.solitaire_common import RESIGNED
 from games.kinds.solitaire import Cell
 from games.kinds.spec import SolitaireSpec
-from games.kinds.words import SUIT_NAMES
+from games.kinds.words import SUIT_NAMES, and_list
 
-FACE_NAMES = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+# Whole phrases, article and all: the article depends on the card in some languages
+# ("l'asso", "il re", "la regina" in Italian).
+FACE_WORDS = {
+    "A": gettext_noop("the Ace of %(suit)s"),
+    "J": gettext_noop("the Jack of %(suit)s"),
+    "Q": gettext_noop("the Queen of %(suit)s"),
+    "K": gettext_noop("the King of %(suit)s"),
+    "8": gettext_noop("the 8 of %(suit)s"),
+}
 
 
 def card_words(card: str) -> str:
     """``"Td"`` -> ``"the 10 of diamonds"``; ``"Ks"`` -> ``"the King of spades"``."""
-    return f"the {FACE_NAMES.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
+    suit = gettext(SUIT_NAMES[card[1]])
+    template = FACE_WORDS.get(card[0])
+    if template is not None:
+        return gettext(template) % {"suit": suit}
+    number = "10" if card[0] == "T" else card[0]
+    return gettext("the %(number)s of %(suit)s") % {"number": number, "suit": suit}
 
 
 def cards_words(cards: list[str] | tuple[str, ...]) -> str:
@@ -57,7 +72,7 @@ class SolitaireWords(Protocol):
 
 def words_of(spec: SolitaireSpec) -> SolitaireWords:
     if not isinstance(spec, SolitaireWords):
-        raise TypeError(f"{spec.name} does not word its moves for the page")
+        raise TypeError(f"{spec.slug} does not word its moves for the page")
     return spec
 
 

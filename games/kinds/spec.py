@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
+from django.utils.translation import gettext_lazy
 from markupsafe import Markup
 
 from games.engine import get_engine
@@ -22,6 +23,8 @@ from games.kinds.option_forms import OptionField, option_fields
 from games.kinds.solitaire import LineStep, card_picture
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
     from games.kinds.words import Step
     from games.models import Seat
 
@@ -30,13 +33,13 @@ class GameSpec(ABC):
     """One game as the site presents it; subclasses fill in the class attributes."""
 
     slug: ClassVar[str]
-    name: ClassVar[str]
-    players_label: ClassVar[str]
+    name: ClassVar[StrOrPromise]
+    players_label: ClassVar[StrOrPromise]
     """Who plays it, as the game list says: "Solitaire", "2-6 players"."""
-    pitch: ClassVar[str]
+    pitch: ClassVar[StrOrPromise]
     rules_anchor: ClassVar[str]
     """The id of the game's section on the rules page (docs/rules.md)."""
-    invite: ClassVar[str]
+    invite: ClassVar[StrOrPromise]
     """What the home page invites to do in this game: "run the peaks in Tri-Peaks"."""
     option_fields: ClassVar[Sequence[OptionField]] = ()
     """The options a player may choose when starting a game, as form fields."""
@@ -82,7 +85,7 @@ class SoloMatchRule:
     """How a game's match of deals is played: how many deals, with which config (no undo and
     no hint in any of them), and what its total is compared with."""
 
-    name: str
+    name: StrOrPromise
     deals: int
     config: Mapping[str, Any]
     par: int
@@ -94,8 +97,8 @@ class SoloMatchRule:
 
 
 class SolitaireSpec(GameSpec):
-    players_label = "Solitaire"
-    prompt: ClassVar[str]
+    players_label = gettext_lazy("Solitaire")
+    prompt: ClassVar[StrOrPromise]
     """What the message line says while nothing else is to be said."""
     picks_pairs: ClassVar[bool] = False
     """A click on a card waits for a second card (a pair) unless it is a move alone."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from markupsafe import Markup
 
 from games.engine.tauron import TauronView
@@ -16,23 +17,38 @@ from games.kinds.triad import (
     ante_errors,
     card_picture,
     chips_info,
+    deal_result,
+    fold_head,
+    hand_name,
+    level_for_place,
+    match_won,
+    narrate_tie_replay,
     place_of,
+    seat_labels,
+    seats_label,
+    show_head,
     standing,
     triad_card_name,
-    with_article,
+    wager_head,
 )
-from games.kinds.words import Step, ordinal, sentence
+from games.kinds.words import Step, sentence
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
     from games.models import Seat
 
-STAGE_WORDS = {3: "the first three shared cards", 5: "two more shared cards", 6: "the capstone card"}
-PHASE_WORDS = {
-    "bet": "Betting",
-    "showdown": "Showdown",
-    "tie-replay": "Tie replay next",
-    "place-tie": "Place tie replay next",
-    "over": "Match over",
+STAGE_WORDS = {
+    3: gettext_noop("the first three shared cards turned up: %(cards)s"),
+    5: gettext_noop("two more shared cards turned up: %(cards)s"),
+    6: gettext_noop("the capstone card turned up: %(cards)s"),
+}
+PHASE_WORDS: Mapping[str, StrOrPromise] = {
+    "bet": gettext_lazy("Betting"),
+    "showdown": gettext_lazy("Showdown"),
+    "tie-replay": gettext_lazy("Tie replay next"),
+    "place-tie": gettext_lazy("Place tie replay next"),
+    "over": gettext_lazy("Match over"),
 }
 
 
@@ -42,7 +58,8 @@ def _cards(cards: Sequence[str]) -> str:
 
 def _shown_name(view: TauronView, seat: int) -> str:
     result = view.last_result
-    return next((hand.name for hand in result.shown if hand.seat == seat), "No Pyramid") if result else ""
+    name = next((hand.name for hand in result.shown if hand.seat == seat), "No Pyramid") if result else ""
+    return hand_name(name) if name else ""
 
 
 def _deal_ended(step: Step) -> bool:
@@ -59,62 +76,48 @@ def _result(step: Step) -> str:
     assert result is not None
     winners = list(result.winners)
     best = _shown_name(post, winners[0])
-    if result.deal == "place-tie":
-        if len(winners) > 1:
-            return f"{step.name_list(winners)} tie again ({best})"
-        seen = " unseen" if result.unseen else f" ({best})"
-        return f"{step.name(winners[0])} wins the place tie-replay{seen}"
-    pot = "the held pot" if result.deal == "tie-replay" else "the pot"
-    if len(winners) > 1:
-        held = f"a pot of {post.held_pot} is held for a tie-replay hand"
-        return f"{step.name_list(winners)} tie ({best}): {held}"
-    seen = " unseen" if result.unseen else f" ({best})"
-    return f"{step.name(winners[0])} wins {pot} of {result.pot}{seen}"
+    return deal_result(step, winners, result.deal, result.unseen, best, result.pot, post.held_pot)
 
 
 def _match_end(step: Step) -> str:
     post: TauronView = step.post
     if post.phase == "place-tie":
-        group = post.tied
-        place = ordinal(place_of(post.places, group))
-        return f"{step.name_list(group)} are level for {place} place: a place tie-replay follows"
+        return level_for_place(step, post.tied, place_of(post.places, post.tied))
     if post.outcome is None:
         return ""
     winner = post.outcome.winner
-    return f"match over: {step.name(winner)} wins with {post.outcome.chips[winner]} chips"
+    return match_won(step, winner, post.outcome.chips[winner])
 
 
 def _stage(step: Step) -> str:
     pre, post = step.pre, step.post
     if post.hand != pre.hand or post.deal != pre.deal or post.stage == pre.stage:
         return ""
-    return f"{STAGE_WORDS[post.stage]} turned up: {_cards(post.board[pre.stage :])}"
+    return gettext(STAGE_WORDS[post.stage]) % {"cards": _cards(post.board[pre.stage :])}
 
 
 def narrate(step: Step) -> str:
     action, pre = step.action, step.pre
     if action.kind == "tie-replay":
-        tied = step.name_list(pre.tied)
-        if pre.phase == "place-tie":
-            return f"Tie for {ordinal(place_of(pre.places, pre.tied))} place: {tied} play a hand for it"
-        return f"Tie: replay hand; {tied} play for the held pot of {pre.held_pot}"
+        return narrate_tie_replay(step)
     seat: int = pre.to_act
     who = step.name(seat)
     high = max(entry.bet for entry in pre.seats)
     mine = pre.seats[seat]
-    if action.kind == "raise":
-        head = f"{who} raises to {high + action.amount}"
-    elif action.kind == "bet":
-        head = f"{who} bets {action.amount}"
-    elif action.kind == "call":
-        head = f"{who} calls {high}" + (f" ({high - mine.bet} more)" if mine.bet else "")
-    elif action.kind == "fold":
-        head = f"{who} folds" + (f", holding {with_article(mine.hand_name)}" if mine.hand_name else "")
+    if action.kind == "fold":
+        head = fold_head(who, mine.hand_name)
     elif action.kind == "show":
-        name = _shown_name(step.post, seat) if _deal_ended(step) else step.post.seats[seat].hand_name
-        head = f"{who} shows {with_article(name or 'No Pyramid')}"
+        # The engine's name, not yet worded: ``show_head`` words it.
+        post = step.post
+        shown = post.last_result.shown if _deal_ended(step) and post.last_result else None
+        name = (
+            next((hand.name for hand in shown if hand.seat == seat), "No Pyramid")
+            if shown is not None
+            else post.seats[seat].hand_name
+        )
+        head = show_head(who, name)
     else:
-        head = f"{who} checks"
+        head = wager_head(step, who, high, mine.bet)
     if _deal_ended(step):
         return sentence(head, _result(step), _match_end(step))
     return sentence(head, _stage(step))
@@ -122,17 +125,21 @@ def narrate(step: Step) -> str:
 
 class TauronSpec(TableSpec):
     slug = "tauron"
-    name = "Tauron Hold-Em"
-    players_label = "2-6 players"
-    pitch = "Triad's cards, hold-em style: two hidden cards each, six shared in the centre, four bets."
+    name = gettext_lazy("Tauron Hold-Em")
+    players_label = gettext_lazy("2-6 players")
+    pitch = gettext_lazy(
+        "Triad's cards, hold-em style: two hidden cards each, six shared in the centre, four bets."
+    )
     rules_anchor = "tauron-hold-em"
-    invite = "share six centre cards in Tauron Hold-Em"
+    invite = gettext_lazy("share six centre cards in Tauron Hold-Em")
     tie_replay_word = "hand"
     option_fields = (
-        OptionField("players", "Seats (Tauron)", tuple((n, f"{n} players") for n in range(2, 7))),
-        OptionField("stack", "Chips each (Tauron)"),
-        OptionField("ante", "Ante (Tauron)"),
-        OptionField("hands", "Hands in the match (Tauron)"),
+        OptionField(
+            "players", gettext_lazy("Seats (Tauron)"), tuple((n, seats_label(n)) for n in range(2, 7))
+        ),
+        OptionField("stack", gettext_lazy("Chips each (Tauron)")),
+        OptionField("ante", gettext_lazy("Ante (Tauron)")),
+        OptionField("hands", gettext_lazy("Hands in the match (Tauron)")),
     )
 
     def public_html(
@@ -160,7 +167,14 @@ class TauronSpec(TableSpec):
         for seat in seats:
             entry = entries[seat.number]
             hole = entry.hole if entry.hole is not None else (None,) * entry.card_count
-            rows.append({"seat": seat, "state": entry, "cards": [card_picture(c) for c in hole]})
+            rows.append(
+                {
+                    "seat": seat,
+                    "state": entry,
+                    "cards": [card_picture(c) for c in hole],
+                    **seat_labels(entry.chips),
+                }
+            )
         shown = view.last_result.shown if view.last_result else ()
         return {
             "seat_rows": rows,
@@ -170,7 +184,11 @@ class TauronSpec(TableSpec):
             "simple_actions": [move.text for move in moves if move.amount is None],
             "can_move": bool(moves),
             "last_shown": [
-                {"name": names.get(h.seat, ""), "hand_name": h.name, "cards": list(map(card_picture, h.hole))}
+                {
+                    "name": names.get(h.seat, ""),
+                    "hand_name": hand_name(h.name),
+                    "cards": list(map(card_picture, h.hole)),
+                }
                 for h in shown
             ],
         }

@@ -14,28 +14,44 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.engine.base import Engine
-from games.engine.solitaire_common import and_list
+from django.contrib.humanize.templatetags.humanize import ordinal as humanize_ordinal
+from django.utils.translation import gettext, gettext_noop, pgettext
 
+from games.engine.base import Engine, and_words
+from games.kinds.refusals import worded
+
+# Marked here, worded when said (``card_name``): the reader's language is known only then.
 RANK_NAMES = {
-    "A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
-    "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King",
+    "A": gettext_noop("Ace"), "2": gettext_noop("Two"), "3": gettext_noop("Three"),
+    "4": gettext_noop("Four"), "5": gettext_noop("Five"), "6": gettext_noop("Six"),
+    "7": gettext_noop("Seven"), "8": gettext_noop("Eight"), "9": gettext_noop("Nine"),
+    "T": gettext_noop("Ten"), "J": gettext_noop("Jack"), "Q": gettext_noop("Queen"),
+    "K": gettext_noop("King"),
 }  # fmt: skip
-SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+SUIT_NAMES = {
+    "c": gettext_noop("clubs"),
+    "d": gettext_noop("diamonds"),
+    "h": gettext_noop("hearts"),
+    "s": gettext_noop("spades"),
+}
 
 
 def card_name(card: str) -> str:
     """``"Td"`` -> ``"Ten of diamonds"``: the one place cards get their spoken names."""
-    return f"{RANK_NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
+    return pgettext("a card: rank, suit", "%(rank)s of %(suit)s") % {
+        "rank": gettext(RANK_NAMES[card[0]]),
+        "suit": gettext(SUIT_NAMES[card[1]]),
+    }
 
 
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """1st, 2nd ... in the reader's language (Django's humanize: "1º" in Italian)."""
+    return str(humanize_ordinal(n))
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` in the reader's language."""
+    return worded(and_words(list(items)))
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
@@ -43,7 +59,7 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     # must still read, so missing names fall back to the seat number.
     if 0 <= seat < len(names) and names[seat]:
         return names[seat]
-    return f"Seat {seat + 1}"
+    return gettext("Seat %(number)s") % {"number": seat + 1}
 
 
 @dataclass

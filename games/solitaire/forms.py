@@ -7,22 +7,35 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.formats import number_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.base import MAX_SEED
 from games.kinds.spec import SolitaireSpec
 from games.solitaire.services import MAX_DEAL_NUMBER
 
 DEAL_CHOICES = [
-    ("random", "A random deal"),
-    ("winnable", "A random deal that can be won"),
-    ("number", "The deal with the number below"),
+    ("random", gettext_lazy("A random deal")),
+    ("winnable", gettext_lazy("A random deal that can be won")),
+    ("number", gettext_lazy("The deal with the number below")),
 ]
+
+
 # Random deals are numbered up to MAX_DEAL_NUMBER, but any seed deals: a shared or
 # imported game's number may be far larger.
-DEAL_NUMBER_RANGE = (
-    f"A deal number is a whole number from 0 to {MAX_SEED:,} (random deals are numbered "
-    f"1 to {MAX_DEAL_NUMBER:,}): the same number always deals the same cards."
-)
+def _deal_number_range() -> str:
+    return gettext(
+        "A deal number is a whole number from 0 to %(most)s (random deals are numbered 1 to %(random)s): "
+        "the same number always deals the same cards."
+    ) % {
+        "most": number_format(MAX_SEED, force_grouping=True),
+        "random": number_format(MAX_DEAL_NUMBER, force_grouping=True),
+    }
+
+
+DEAL_NUMBER_RANGE = lazy(_deal_number_range, str)()
+"""Worded when shown: the forms are built once (``new_game_form``), for readers of every language."""
 
 
 class DealForm(forms.Form):
@@ -30,14 +43,18 @@ class DealForm(forms.Form):
     whichever radio button is picked: typing 42 and getting a random deal surprised players."""
 
     deal = forms.ChoiceField(
-        choices=DEAL_CHOICES, initial="random", required=False, widget=forms.RadioSelect, label="Deal"
+        choices=DEAL_CHOICES,
+        initial="random",
+        required=False,
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Deal"),
     )
     number = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        label="Deal number",
-        help_text=(
+        label=gettext_lazy("Deal number"),
+        help_text=gettext_lazy(
             "Type a number to play that deal, or leave it empty for a random one. Share a deal "
             "by its number: everyone gets the same cards."
         ),
@@ -65,7 +82,7 @@ class DealForm(forms.Form):
         elif not data.get("deal"):
             data["deal"] = "random"
         elif data.get("deal") == "number" and "number" not in self.errors:
-            self.add_error("number", "Type the number of the deal you want to play.")
+            self.add_error("number", gettext("Type the number of the deal you want to play."))
         return data
 
     def seed(self) -> int | None:
@@ -94,4 +111,4 @@ def new_game_form(spec: SolitaireSpec) -> type[DealForm]:
                 self.add_error(key, message)
         return data
 
-    return type(f"{spec.name}Form", (DealForm,), {**fields, "config": config, "clean": clean})
+    return type(f"{spec.slug.capitalize()}Form", (DealForm,), {**fields, "config": config, "clean": clean})

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from games import kinds
 from games.core import finishes, move_path, moves, snapshots
@@ -40,11 +41,8 @@ SECRET_DEAL = (
     "Deal #{seed} is a deal of a daily challenge or a solitaire event that is still on: play it "
     "there. It opens as a numbered deal once its day is over or the event closes."
 )
-CLOSED_ASSIST = (
-    "{what} closed for this deal while it is a daily challenge or solitaire event deal (until "
-    "its day is over or the event closes): it could show cards that are still hidden."
-)
-WINDOW_CLOSED = "The event's window has closed: its deals can no longer be played."
+WINDOW_CLOSED = gettext_noop("The event's window has closed: its deals can no longer be played.")
+"""Marked for the catalogue; raised worded: ``GameError(gettext(WINDOW_CLOSED))``."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +69,7 @@ def _winnable_deal(game: str, config: dict[str, Any], avoid: Collection[int]) ->
         seed = random_deal_number(avoid)
         if solve(game, config=config, seed=seed, time_limit=2.0).winnable:
             return seed
-    raise GameError("No winnable deal was found for these options; try other options or any deal.")
+    raise GameError(gettext("No winnable deal was found for these options; try other options or any deal."))
 
 
 def start_solitaire(
@@ -88,7 +86,7 @@ def start_solitaire(
     and a random deal is never one. The game's clock starts now (its page only reads).
     """
     if game not in kinds.SOLITAIRE_SLUGS:
-        raise GameError(f"{game!r} is not a solitaire game.")
+        raise GameError(gettext("%(game)s is not a solitaire game.") % {"game": repr(game)})
     engine = get_engine(game)
     secret = selectors.secret_seeds()
     if seed is not None and seed in secret:
@@ -122,11 +120,13 @@ def start_daily(*, daily: DailyChallenge, player: Player) -> GameRecord:
     """
     today = selectors.utc_today()
     if daily.date > today:
-        raise GameError("This deal opens on its day, at midnight UTC.")
+        raise GameError(gettext("This deal opens on its day, at midnight UTC."))
     if daily.date == today and player.user is None:
         raise GameError(
-            "Today's deals are played signed in: log in or sign up to play them (ranked). "
-            "Past days are open to everyone."
+            gettext(
+                "Today's deals are played signed in: log in or sign up to play them (ranked). "
+                "Past days are open to everyone."
+            )
         )
     ranked_possible = player.user is not None and daily.date == today
     with transaction.atomic():
@@ -161,16 +161,18 @@ def _owned(game_id: int, player: Player, *, lock: bool = False) -> GameRecord:
     games = GameRecord.objects.select_for_update(of=("self",)) if lock else GameRecord.objects.all()
     record = games.select_related("daily", "solo_match").filter(pk=game_id).first()
     if record is None:
-        raise GameError("There is no such game.")
+        raise GameError(gettext("There is no such game."))
     if not player.owns(record):
-        raise NotYourGame("This is not your game: you can watch it, not play it.")
+        raise NotYourGame(gettext("This is not your game: you can watch it, not play it."))
     return record
 
 
 def _check_version(record: GameRecord, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != record.version:
         raise StaleVersion(
-            "This game changed in another tab or window: the board is now shown as it stands. Try again."
+            gettext(
+                "This game changed in another tab or window: the board is now shown as it stands. Try again."
+            )
         )
 
 
@@ -183,13 +185,13 @@ def submit_action(
         moves.check_text(move, "'draw' or '5h+8c'")
     record = _owned(game_id, player)
     if record.is_over:
-        raise GameError("This game is over.")
+        raise GameError(gettext("This game is over."))
     _check_version(record, expected_version)
     # LP-6: once its day is over the deal is public (number, replays, solution), so a move
     # made after that cannot count on the day's leaderboard.
     unrank = record.ranked and record.daily is not None and record.daily.date < selectors.utc_today()
     if record.solo_match is not None and record.solo_match.window_closed():
-        raise GameError(WINDOW_CLOSED)
+        raise GameError(gettext(WINDOW_CLOSED))
     moved = move_path.play_game(record, move, expected_version=record.version, unrank=unrank)
     return MoveResult(moved.record, moved.state)
 
@@ -201,14 +203,19 @@ def undo(*, game_id: int, player: Player, expected_version: int | None) -> MoveR
     with transaction.atomic():
         record = _owned(game_id, player, lock=True)
         if record.ranked:
-            raise GameError("Undo is not allowed in a ranked daily attempt.")
+            raise GameError(gettext("Undo is not allowed in a ranked daily attempt."))
         if record.solo_match_id is not None:
-            raise GameError("Undo is not allowed in a match: every deal counts as it is played.")
+            raise GameError(gettext("Undo is not allowed in a match: every deal counts as it is played."))
         if selectors.deal_is_secret(record.game, record.seed):
-            raise GameError(CLOSED_ASSIST.format(what="Undo is"))
+            raise GameError(
+                gettext(
+                    "Undo is closed for this deal while it is a daily challenge or solitaire event deal "
+                    "(until its day is over or the event closes): it could show cards that are still hidden."
+                )
+            )
         _check_version(record, expected_version)
         if record.action_count == 0:
-            raise GameError("There is no move to undo.")
+            raise GameError(gettext("There is no move to undo."))
         record.actions.filter(seq=record.action_count - 1).delete()
         record.action_count -= 1
         record.undo_count += 1
@@ -231,17 +238,22 @@ def take_hint(*, game_id: int, player: Player, expected_version: int | None) -> 
     with transaction.atomic():
         record = _owned(game_id, player, lock=True)
         if record.ranked:
-            raise GameError("Hints are not allowed in a ranked daily attempt.")
+            raise GameError(gettext("Hints are not allowed in a ranked daily attempt."))
         if record.solo_match_id is not None:
-            raise GameError("Hints are not allowed in a match: every deal counts as it is played.")
+            raise GameError(gettext("Hints are not allowed in a match: every deal counts as it is played."))
         if record.is_over:
-            raise GameError("This game is over.")
+            raise GameError(gettext("This game is over."))
         _check_version(record, expected_version)
         if selectors.deal_is_secret(record.game, record.seed):
-            raise GameError(CLOSED_ASSIST.format(what="Hints are"))
+            raise GameError(
+                gettext(
+                    "Hints are closed for this deal while it is a daily challenge or solitaire event deal "
+                    "(until its day is over or the event closes): it could show cards that are still hidden."
+                )
+            )
         suggestion = hint(record.game, get_engine(record.game).view(snapshots.state_of(record), 0))
         if suggestion is None:
-            raise GameError("There is no move left to suggest.")
+            raise GameError(gettext("There is no move left to suggest."))
         record.hint_count += 1
         record.save(update_fields=["hint_count"])
     return str(suggestion)
@@ -355,14 +367,14 @@ def continue_from(*, record: GameRecord, step: int, player: Player) -> GameRecor
     Its player's to play, undo and finish, but it counts in no statistic (``GameRecord.continued``):
     the moves it starts with may be anyone's, a solver's winning line among them."""
     if record.game not in kinds.SOLITAIRE_SLUGS:
-        raise GameError("Only solitaire games can be continued from a replay.")
+        raise GameError(gettext("Only solitaire games can be continued from a replay."))
     if not record.is_over:
-        raise GameError("A game still being played cannot be continued elsewhere.")
+        raise GameError(gettext("A game still being played cannot be continued elsewhere."))
     texts = list(record.actions.order_by("seq").values_list("text", flat=True))[: max(0, step)]
     engine = get_engine(record.game)
     final = engine.replay(record.config, record.seed, texts, deck=record.deck)[-1]
     if engine.outcome(final) is not None:
-        raise GameError("The game is already over at that step: pick an earlier one.")
+        raise GameError(gettext("The game is already over at that step: pick an earlier one."))
     with transaction.atomic():
         new = GameRecord.objects.create(
             game=record.game,

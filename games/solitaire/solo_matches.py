@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from games import kinds
@@ -41,15 +41,17 @@ def start(*, game: str, player: Player) -> SoloMatch:
         seed = random_deal_number(secret)
         if seed not in seeds:
             seeds.append(seed)
+    with translation.override(None):
+        title = str(rule.name)  # kept as its message id: the page translates it for each reader
     return SoloMatch.objects.create(
-        game=game, config=config, seeds=seeds, title=rule.name, par=rule.par, **player.ownership()
+        game=game, config=config, seeds=seeds, title=title, par=rule.par, **player.ownership()
     )
 
 
 def owned(match_id: int, player: Player) -> SoloMatch:
     match = SoloMatch.objects.filter(pk=match_id).first()
     if match is None or not player.owns(match):
-        raise NotYourGame("There is no such match of yours.")
+        raise NotYourGame(gettext("There is no such match of yours."))
     return match
 
 
@@ -59,9 +61,9 @@ def play(*, match_id: int, deal: int, player: Player) -> GameRecord:
     with transaction.atomic():
         match = SoloMatch.objects.select_for_update().filter(pk=match_id).first()
         if match is None or not player.owns(match):
-            raise NotYourGame("There is no such match of yours.")
+            raise NotYourGame(gettext("There is no such match of yours."))
         if not 1 <= deal <= len(match.seeds):
-            raise GameError(f"A match has deals 1 to {len(match.seeds)}.")
+            raise GameError(gettext("A match has deals 1 to %(last)s.") % {"last": len(match.seeds)})
         if match.window_closed():
             raise GameError(WINDOW_CLOSED)
         games = {record.seed: record for record in match.games.all()}
@@ -70,7 +72,7 @@ def play(*, match_id: int, deal: int, player: Player) -> GameRecord:
             return existing
         earlier = [games.get(seed) for seed in match.seeds[: deal - 1]]
         if any(record is None or not record.is_over for record in earlier):
-            raise GameError("Finish the deals before this one first: a match is played in order.")
+            raise GameError(gettext("Finish the deals before this one first: a match is played in order."))
         engine = get_engine(match.game)
         return GameRecord.objects.create(
             game=match.game,

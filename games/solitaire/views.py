@@ -25,6 +25,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
@@ -55,7 +56,6 @@ or else the browser's session, or else its address)..."""
 ADDRESS_RATE = "60/m"
 """...and this many a minute per address, whoever asks (a new session per request gets no
 more; behind the proxy daphne's --proxy-headers gives the real address)."""
-TOO_MANY = "Too many {what} in a minute: at most {rate}. Wait a moment and try again."
 
 
 def _viewer(request: HtmxHttpRequest) -> Player:
@@ -73,10 +73,9 @@ def player_key(group: str, request: HtmxHttpRequest) -> str:
     return f"session:{token}" if token else f"address:{request.META.get('REMOTE_ADDR', '')}"
 
 
-def _closed(
-    request: HtmxHttpRequest, message: str, *, status: int = 404, title: str = "Not open"
-) -> HttpResponse:
+def _closed(request: HtmxHttpRequest, message: str, *, status: int = 404, title: str = "") -> HttpResponse:
     """A refusal with its reason in plain words (the site's 404 page gives none)."""
+    title = title or gettext("Not open")
     response = render(request, "games/closed.html", {"title": title, "message": message}, status=status)
     if status == 429:
         response["Retry-After"] = "60"
@@ -197,7 +196,9 @@ def _expected_version(request: HtmxHttpRequest) -> int:
     try:
         return int(request.POST.get("version", ""))
     except ValueError:
-        raise StaleVersion("This page is out of date: it has been reloaded as the game stands.") from None
+        raise StaleVersion(
+            gettext("This page is out of date: it has been reloaded as the game stands.")
+        ) from None
 
 
 def _after_change(
@@ -210,7 +211,7 @@ def _after_change(
             messages.error(request, error)
         if hint:
             advice = kinds.get_solitaire(_solitaire_record(game_id).game).describe_action(hint)
-            messages.info(request, f"Hint: {advice}")
+            messages.info(request, gettext("Hint: %(move)s") % {"move": advice})
         if said:
             messages.info(request, said)
         return redirect("game", game_id=game_id)
@@ -285,7 +286,12 @@ def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @ratelimit(group="games.hint.address", key="ip", rate=ADDRESS_RATE, block=False)
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if getattr(request, "limited", False):
-        return _too_many(request, game_id, TOO_MANY.format(what="hints", rate=HINT_RATE.replace("/m", "")))
+        return _too_many(
+            request,
+            game_id,
+            gettext("Too many hints in a minute: at most %(rate)s. Wait a moment and try again.")
+            % {"rate": HINT_RATE.replace("/m", "")},
+        )
     return _change(request, game_id, services.take_hint)
 
 
@@ -298,7 +304,7 @@ def _too_many(request: HtmxHttpRequest, game_id: int, message: str) -> HttpRespo
             response.status_code = 429
             response["Retry-After"] = "60"
             return response
-    return _closed(request, message, status=429, title="Too many requests")
+    return _closed(request, message, status=429, title=gettext("Too many requests"))
 
 
 @dataclass(frozen=True)
@@ -353,11 +359,13 @@ def solution(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The solver's winning line for a finished game's deal: never for a game still running,
     nor for a daily deal whose day is not over (LP-6)."""
     if getattr(request, "limited", False):
-        message = TOO_MANY.format(what="winning lines", rate=SOLUTION_RATE.replace("/m", ""))
-        return _closed(request, message, status=429, title="Too many requests")
+        message = gettext(
+            "Too many winning lines in a minute: at most %(rate)s. Wait a moment and try again."
+        ) % {"rate": SOLUTION_RATE.replace("/m", "")}
+        return _closed(request, message, status=429, title=gettext("Too many requests"))
     record = _solitaire_record(game_id)
     if not record.is_over:
-        return _closed(request, "The winning line is shown once the game is over.")
+        return _closed(request, gettext("The winning line is shown once the game is over."))
     viewer = _viewer(request)
     reason = selectors.replay_closed(record, viewer)
     if reason:

@@ -82,7 +82,7 @@
     const root = game();
     const card = button.dataset.card;
     if (!button.classList.contains("is-available")) {
-      say(button.dataset.why || button.getAttribute("aria-label") + ": this card can't be used now.", "is-error");
+      say(button.dataset.why || interpolate(gettext("%(card)s: this card can't be used now."), { card: button.getAttribute("aria-label") }, true), "is-error");
       return;
     }
     if (root.dataset.pairs !== "1") { sendCards(card); return; }
