@@ -267,15 +267,17 @@ class TableConsumer(FrameLimitedConsumer):
             return
         try:
             if text_data is None or len(text_data) > MAX_FRAME:
-                raise ValueError("frames are JSON text of at most 4 KB")
+                raise ValueError(gettext("frames are JSON text of at most 4 KB"))
             message = safe_json.loads(text_data, max_depth=FRAME_DEPTH)
             if not isinstance(message, dict):
-                raise ValueError("frames are JSON objects")
+                raise ValueError(gettext("frames are JSON objects"))
             if not isinstance(message.get("action"), str):
-                raise ValueError("a move names its action")
+                raise ValueError(gettext("a move names its action"))
             version = int(message["version"])
         except (ValueError, KeyError, TypeError) as exc:
-            await self.send_table(error=f"That message could not be read ({exc}); nothing was played.")
+            await self.send_table(
+                error=gettext("That message could not be read (%(why)s); nothing was played.") % {"why": exc}
+            )
             return
         move = move_queue.play(SocketMove(self.table_id, self.person, message, version, self.game_id))
         try:

@@ -85,7 +85,7 @@ def send(request: AuthenticatedHttpRequest) -> HttpResponse:
     seat = whole_number(request.POST.get("seat", ""))
     try:
         if table_id is None:
-            raise GameError(invitations.NO_SUCH_TABLE)
+            raise GameError(_(invitations.NO_SUCH_TABLE))
         names = invitations.parse_names(request.POST.get("to", ""))
         if not names:
             raise GameError(_("Say whom to invite: their username."))

@@ -32,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import notices
 from accounts.blocks import is_blocked
@@ -46,7 +47,8 @@ MOST_NAMES = 5
 """Names one form may invite at once: a table has at most six seats, one of them the inviter's."""
 USERNAME_LONGEST = 150
 """``User.username``'s length: no account has a longer name."""
-NO_SUCH_TABLE = "There is no such table."
+NO_SUCH_TABLE = gettext_noop("There is no such table.")
+"""Marked for the catalogue; raised worded: ``GameError(_(NO_SUCH_TABLE))``."""
 """What a table that is not there, or a private one the asker may not enter, answers."""
 
 Status = Invitation.Status
@@ -116,7 +118,7 @@ def invite(*, inviter: User, table_id: int, invitee: User, seat: int | None = No
         if table is None or not (seated or table.created_by_id == inviter.pk):
             # A private table is not there for whoever may not invite to it (its link untold).
             if table is None or table.is_private:
-                raise GameError(NO_SUCH_TABLE)
+                raise GameError(_(NO_SUCH_TABLE))
             raise GameError(_("Only someone sitting at the table can invite."))
         if table.status != Table.Status.OPEN:
             raise GameError(_("This table has started: seats can no longer change."))

@@ -73,10 +73,12 @@ def environment(**options: Any) -> jinja2.Environment:
     # it): kept in a plain dict, never dropped, rather than Jinja's locked LRU of 400.
     options["cache_size"] = -1
     # Words a person reads go through Django's translations, as in the Django templates:
-    # ``{{ _("...") }}`` (which makemessages finds too).
+    # ``{{ _("...") }}``, and with values ``{{ _("Seat %(number)s") % {"number": n} }}``. Old-style
+    # callables on purpose: makemessages finds ``_("...")`` only when its string is all the call
+    # holds, so values go after it (a plural or a context is worded in Python, for the same reason).
     options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = LiveEnvironment(keep_trailing_newline=True, **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(gettext, ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.filters.update(player_name=player_name, capfirst=capfirst, iso_time=iso_time)
     env.globals["url"] = url
     return env

@@ -70,10 +70,12 @@ def _field_name(spec: TableSpec, key: str) -> str:
 
 
 class TableForm(forms.Form):
-    game = forms.ChoiceField(label="Game")
+    game = forms.ChoiceField(label=_("Game"))
     clock_seconds = ClockField()
     rated = forms.BooleanField(
-        required=False, initial=True, label="Rated: with people in every seat, the result moves their ratings"
+        required=False,
+        initial=True,
+        label=_("Rated: with people in every seat, the result moves their ratings"),
     )
 
     games: tuple[TableSpec, ...] = kinds.TABLE_GAMES

@@ -101,7 +101,7 @@ def join(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def _no_such_table_unless_entered(request: HtmxHttpRequest, table_id: int) -> None:
     """A private table's seats answer whoever lacks its link as a table that is not there."""
     if not table_access.may_enter_id(table_id, _person(request), request.session):
-        raise GameError("There is no such table.")
+        raise GameError(_("There is no such table."))
 
 
 def _seating(
@@ -144,7 +144,7 @@ def add_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 def remove_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     number = _seat_number(request)
     if number is None:
-        messages.error(request, "Say which seat's bot to remove.")
+        messages.error(request, _("Say which seat's bot to remove."))
         return redirect("table", table_id=table_id)
     return _seating(request, table_id, tables.remove_bot, number=number)
 

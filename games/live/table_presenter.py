@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from accounts.models import User
 from games import kinds
@@ -20,16 +20,26 @@ from games.core import snapshots
 from games.core.move_path import seat_of
 from games.core.snapshots import Snapshot
 from games.engine import TABLE_SEAT
+from games.kinds.blocks import poker_hand
 from games.kinds.spec import TableSpec
-from games.kinds.triad import place_of
-from games.kinds.words import ordinal, plural
+from games.kinds.triad import TRIAD_COLOURS, place_of, triad_card_name
+from games.kinds.words import and_list, ordinal, seat_name
 from games.live import clock_words, turn_clocks
 from games.live.table_log import log_section
 from games.models import Seat, Table
 
 
 def _names_list(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list(names)
+
+
+def _amount(total: int, outcome: dict[str, Any]) -> str:
+    """A seat's total at the end, with its unit: "3 chips", "1 hand won", "7 points"."""
+    if "chips" in outcome:
+        return ngettext("%(count)s chip", "%(count)s chips", total) % {"count": total}
+    if outcome.get("scoring") == "basic":
+        return ngettext("%(count)s hand won", "%(count)s hands won", total) % {"count": total}
+    return ngettext("%(count)s point", "%(count)s points", total) % {"count": total}
 
 
 def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
@@ -43,28 +53,32 @@ def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
     order += [n for n in sorted(names) if n not in order]
     winner = outcome.get("winner")
     if "chips" in outcome:
-        unit, one = "chips", "chip"
+        unit = gettext("chips")
+        level_note = gettext("level on chips with %(names)s, %(winner)s won the tie-replay for first place")
     elif outcome.get("scoring") == "basic":
-        unit, one = "hands won", "hand won"
+        unit = gettext("hands won")
+        level_note = gettext(
+            "level on hands won with %(names)s, %(winner)s won the tie-replay for first place"
+        )
     else:
-        unit, one = "points", "point"
+        unit = gettext("points")
+        level_note = gettext("level on points with %(names)s, %(winner)s won the tie-replay for first place")
     note = ""
     if winner is not None and winner < len(totals):
         level = [
             names[n] for n in sorted(names) if n != winner and n < len(totals) and totals[n] == totals[winner]
         ]
         if level:
-            tied = _names_list(level)
-            note = f"level on {unit} with {tied}, {names[winner]} won the tie-replay for first place"
+            note = level_note % {"names": _names_list(level), "winner": names[winner]}
     if outcome.get("forfeit") is not None and outcome["forfeit"] in names:
-        note = f"{names[outcome['forfeit']]} lost by forfeit"
+        note = gettext("%(name)s lost by forfeit") % {"name": names[outcome["forfeit"]]}
     return {
         "winner": names.get(winner) if winner is not None else None,
         "rows": [
             {
                 "name": names[n],
                 "total": totals[n] if n < len(totals) else None,
-                "amount": (f"{totals[n]} {one if totals[n] == 1 else unit}" if n < len(totals) else ""),
+                "amount": _amount(totals[n], outcome) if n < len(totals) else "",
                 "place": ordinal(places[n]) if n < len(places) and places[n] else "",
             }
             for n in order
@@ -77,14 +91,15 @@ def _final_rows(seats: list[Seat], outcome: dict[str, Any]) -> dict[str, Any]:
 def _tie_words(view: Any, names: dict[int, str]) -> tuple[str, str]:
     """Who is tied and what for, in a chips game's tie: ``("Bot 2 and ann", "2nd place")``,
     or ``("", "")`` where the view names no tied seats (a game that ended level)."""
-    tied = [names.get(seat, f"Seat {seat + 1}") for seat in getattr(view, "tied", ()) or ()]
+    tied = [names.get(seat) or seat_name([], seat) for seat in getattr(view, "tied", ()) or ()]
     if not tied:
         return "", ""
     deal = view.deal if view.phase not in ("tie-replay", "place-tie") else view.phase
     if deal == "place-tie":
-        return _names_list(tied), f"{ordinal(place_of(view.places, view.tied))} place"
+        place = ordinal(place_of(view.places, view.tied))
+        return _names_list(tied), gettext("%(place)s place") % {"place": place}
     pot = getattr(view, "held_pot", 0) or getattr(view, "pot", 0)
-    return _names_list(tied), f"the held pot of {pot}" if pot else "the pot"
+    return _names_list(tied), gettext("the held pot of %(pot)s") % {"pot": pot} if pot else gettext("the pot")
 
 
 def _tie_context(view: Any, seats: Sequence[Seat], info: TableSpec) -> dict[str, str]:
@@ -92,13 +107,28 @@ def _tie_context(view: Any, seats: Sequence[Seat], info: TableSpec) -> dict[str,
     replay, ``replay_note`` while the replay is played."""
     names = {seat.number: seat.name for seat in seats}
     who, what = _tie_words(view, names)
-    phase, word = getattr(view, "phase", ""), info.tie_replay_word
+    phase, hand = getattr(view, "phase", ""), info.tie_replay_word == "hand"
+    said = {"names": who, "what": what}
     if phase in ("tie-replay", "place-tie"):
         if who:
-            return {"tie_note": f"Tie: {who} are level for {what}. They play a replay {word} for it"}
-        return {"tie_note": f"Tie: the {word} ended level. A replay {word} decides it"}
+            if hand:
+                return {
+                    "tie_note": gettext(
+                        "Tie: %(names)s are level for %(what)s. They play a replay hand for it"
+                    )
+                    % said
+                }
+            return {
+                "tie_note": gettext("Tie: %(names)s are level for %(what)s. They play a replay game for it")
+                % said
+            }
+        if hand:
+            return {"tie_note": gettext("Tie: the hand ended level. A replay hand decides it")}
+        return {"tie_note": gettext("Tie: the game ended level. A replay game decides it")}
     if who and getattr(view, "deal", "hand") != "hand":
-        return {"replay_note": f"Replay {word}: {who} play for {what}"}
+        if hand:
+            return {"replay_note": gettext("Replay hand: %(names)s play for %(what)s") % said}
+        return {"replay_note": gettext("Replay game: %(names)s play for %(what)s") % said}
     return {}
 
 
@@ -108,31 +138,72 @@ def _last_hand(view: Any, seats: Sequence[Seat]) -> str:
     if result is None or not hasattr(result, "winners"):
         return ""
     names = {seat.number: seat.name for seat in seats}
-    winners = _names_list([names.get(seat, f"Seat {seat + 1}") for seat in result.winners])
+    winners = _names_list([names.get(seat) or seat_name([], seat) for seat in result.winners])
+    said = {"names": winners, "pot": result.pot}
     if result.deal == "place-tie":
         if result.tie:
-            return f"Last hand (a replay for a place): {winners} tied again, so they play another"
-        return f"Last hand (a replay for a place): {winners} won it and ranks above the others level on chips"
+            return (
+                gettext("Last hand (a replay for a place): %(names)s tied again, so they play another") % said
+            )
+        return (
+            gettext(
+                "Last hand (a replay for a place): %(names)s won it and ranks above the others level on chips"
+            )
+            % said
+        )
     if result.tie:
-        held = view.held_pot or result.pot
-        return f"Last hand: {winners} tied, so the pot of {held} is held for a replay hand"
-    what = "the held pot" if result.deal == "tie-replay" else "the pot"
-    head = "Last hand (the tie replay)" if result.deal == "tie-replay" else "Last hand"
-    unseen = ", everyone else folded" if result.unseen else ""
-    return f"{head}: {winners} won {what} of {plural(result.pot, 'chip')}{unseen}"
+        said["pot"] = view.held_pot or result.pot
+        return gettext("Last hand: %(names)s tied, so the pot of %(pot)s is held for a replay hand") % said
+    if result.deal == "tie-replay":
+        if result.unseen:
+            return (
+                ngettext(
+                    "Last hand (the tie replay): %(names)s won the held pot of %(pot)s chip, "
+                    "everyone else folded",
+                    "Last hand (the tie replay): %(names)s won the held pot of %(pot)s chips, "
+                    "everyone else folded",
+                    result.pot,
+                )
+                % said
+            )
+        return (
+            ngettext(
+                "Last hand (the tie replay): %(names)s won the held pot of %(pot)s chip",
+                "Last hand (the tie replay): %(names)s won the held pot of %(pot)s chips",
+                result.pot,
+            )
+            % said
+        )
+    if result.unseen:
+        return (
+            ngettext(
+                "Last hand: %(names)s won the pot of %(pot)s chip, everyone else folded",
+                "Last hand: %(names)s won the pot of %(pot)s chips, everyone else folded",
+                result.pot,
+            )
+            % said
+        )
+    return (
+        ngettext(
+            "Last hand: %(names)s won the pot of %(pot)s chip",
+            "Last hand: %(names)s won the pot of %(pot)s chips",
+            result.pot,
+        )
+        % said
+    )
 
 
 def _caption(cards: list[dict[str, Any]]) -> None:
     """A short caption under each face-up card, read at a glance ("Green 2", "Capstone"):
     the picture's own corner letters are too small on a phone."""
     for card in cards:
-        label, code = card.get("label", ""), card.get("card", "")
+        code = card.get("card", "")
         if not code:
             card["short"] = ""
-            continue
-        colour, _, _ = label.partition(",")
-        digits = "".join(ch for ch in code if ch.isdigit())
-        card["short"] = f"{colour.removeprefix('The ')} {digits}".strip()
+        elif code == "X":
+            card["short"] = triad_card_name(code)
+        else:
+            card["short"] = f"{gettext(TRIAD_COLOURS[code[0]])} {code[1]}"
 
 
 def _showdown(view: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
@@ -146,13 +217,16 @@ def _showdown(view: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
     for k, pair in enumerate(pairs):
         hands = [
             {
-                "name": names.get(seat, f"Seat {seat + 1}"),
-                "hand": result.hands[seat][k].name or "",
+                "name": names.get(seat) or seat_name([], seat),
+                "hand": poker_hand(result.hands[seat][k].name),
                 "won": pair == seat,
             }
             for seat in range(len(result.hands))
         ]
-        winner = "Drawn" if pair is None else f"{names.get(pair, f'Seat {pair + 1}')} wins"
+        if pair is None:
+            winner = pgettext("a pair of hands", "Drawn")
+        else:
+            winner = gettext("%(name)s wins") % {"name": names.get(pair) or seat_name([], pair)}
         rows.append({"number": k + 1, "hands": hands, "winner": winner})
     return rows
 
@@ -160,7 +234,8 @@ def _showdown(view: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
 def _phase_name(spec: TableSpec, view: Any, seats: Sequence[Seat]) -> str:
     """The phase as the replay's standing words it ("Place tie replay next"), never an engine id."""
     names = [seat.name for seat in seats]
-    row = next((row for row in spec.standing(view, names) if row["label"] == "Phase"), None)
+    label = gettext("Phase")  # the standing's rows are worded in the active language
+    row = next((row for row in spec.standing(view, names) if row["label"] == label), None)
     return str(row["value"]) if row else ""
 
 
@@ -252,23 +327,35 @@ def _not_rated(names: Sequence[str]) -> str:
 
 def _seating_announcement(seats: Sequence[Seat], me: int | None) -> str:
     """What a screen reader hears when an open table's seats change."""
-    taken = [f"{seat.name} in seat {seat.number + 1}" for seat in seats if seat.taken]
+    taken = [
+        gettext("%(name)s in seat %(number)s") % {"name": seat.name, "number": seat.number + 1}
+        for seat in seats
+        if seat.taken
+    ]
     free = sum(not seat.taken for seat in seats)
-    said = f"Seated: {_names_list(taken)}." if taken else "No one is seated."
-    return said + (f" {plural(free, 'seat')} free." if free else " Every seat is taken: the game may start.")
+    said = (
+        gettext("Seated: %(names)s.") % {"names": _names_list(taken)}
+        if taken
+        else gettext("No one is seated.")
+    )
+    if free:
+        return said + " " + ngettext("%(count)s seat free.", "%(count)s seats free.", free) % {"count": free}
+    return said + " " + gettext("Every seat is taken: the game may start.")
 
 
 def _game_announcement(context: dict[str, Any], seats: Sequence[Seat]) -> str:
     """The turn in a sentence, for the live region after the newest moves."""
     if context["final"] is not None:
         final = context["final"]
-        return f"Game over. {final['winner']} wins." if final["winner"] else "Game over."
+        if final["winner"]:
+            return gettext("Game over. %(name)s wins.") % {"name": final["winner"]}
+        return gettext("Game over.")
     if context.get("tie_note"):
         return str(context["tie_note"]) + "."
     if context["my_turn"]:
-        return "Your turn."
+        return gettext("Your turn.")
     name = next((seat.name for seat in seats if seat.number == context["to_act"]), "")
-    return f"{name} to play." if name else ""
+    return gettext("%(name)s to play.") % {"name": name} if name else ""
 
 
 def game_area(

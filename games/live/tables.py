@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Subquery, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import kinds
@@ -71,7 +72,7 @@ def create_table(
     try:
         spec = kinds.get_table_game(game)
     except kinds.UnknownGame:
-        raise GameError(f"{game!r} is not played at tables.") from None
+        raise GameError(gettext("%(game)s is not played at tables.") % {"game": repr(game)}) from None
     if not turn_clocks.valid_clock(clock_seconds):
         raise GameError(str(turn_clocks.CLOCK_REFUSED))
     try:
@@ -99,9 +100,9 @@ def _open_table(table_id: int) -> Table:
     try:
         table = Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise GameError("There is no such table.") from None
+        raise GameError(gettext("There is no such table.")) from None
     if table.status != Table.Status.OPEN:
-        raise GameError("This table has started: seats can no longer change.")
+        raise GameError(gettext("This table has started: seats can no longer change."))
     return table
 
 
@@ -110,16 +111,16 @@ def sit(*, table_id: int, user: User, number: int | None = None) -> Seat:
     with transaction.atomic():
         table = _open_table(table_id)
         if table.seats.filter(user=user).exists():
-            raise GameError("You are already sitting at this table.")
+            raise GameError(gettext("You are already sitting at this table."))
         free = table.seats.select_for_update().filter(user__isnull=True, is_bot=False)
         seat = free.filter(number=number).first() if number is not None else free.first()
         if seat is None:
-            raise GameError("That seat is taken." if number is not None else "Every seat is taken.")
+            raise GameError(gettext("That seat is taken.") if number is not None else "Every seat is taken.")
         seat.user = user
         try:
             seat.save(update_fields=["user"])
         except IntegrityError:
-            raise GameError("You are already sitting at this table.") from None
+            raise GameError(gettext("You are already sitting at this table.")) from None
         _touch_lobby(table)
     return seat
 
@@ -129,7 +130,7 @@ def leave(*, table_id: int, user: User) -> None:
         table = _open_table(table_id)
         updated = table.seats.filter(user=user).update(user=None)
         if not updated:
-            raise GameError("You are not sitting at this table.")
+            raise GameError(gettext("You are not sitting at this table."))
         _touch_lobby(table)
 
 
@@ -138,11 +139,11 @@ def add_bot(*, table_id: int, user: User, number: int | None = None) -> Seat:
     with transaction.atomic():
         table = _open_table(table_id)
         if not table.seats.filter(user=user).exists():
-            raise GameError("Sit at the table to invite bots.")
+            raise GameError(gettext("Sit at the table to invite bots."))
         free = table.seats.select_for_update().filter(user__isnull=True, is_bot=False)
         seat = free.filter(number=number).first() if number is not None else free.first()
         if seat is None:
-            raise GameError("There is no empty seat for a bot.")
+            raise GameError(gettext("There is no empty seat for a bot."))
         seat.is_bot = True
         seat.save(update_fields=["is_bot"])
         _touch_lobby(table)
@@ -153,9 +154,9 @@ def remove_bot(*, table_id: int, user: User, number: int) -> None:
     with transaction.atomic():
         table = _open_table(table_id)
         if not table.seats.filter(user=user).exists():
-            raise GameError("Sit at the table to change its seats.")
+            raise GameError(gettext("Sit at the table to change its seats."))
         if not table.seats.filter(number=number, is_bot=True).update(is_bot=False):
-            raise GameError("There is no bot in that seat.")
+            raise GameError(gettext("There is no bot in that seat."))
         _touch_lobby(table)
 
 
@@ -165,9 +166,11 @@ def start(*, table_id: int, user: User) -> Table:
         table = _open_table(table_id)
         seats = list(table.seats.all())
         if not any(seat.user_id == user.pk for seat in seats):
-            raise GameError("Only someone sitting at the table can start it.")
+            raise GameError(gettext("Only someone sitting at the table can start it."))
         if not all(seat.taken for seat in seats):
-            raise GameError("Every seat must be taken (by a person or a bot) before the game starts.")
+            raise GameError(
+                gettext("Every seat must be taken (by a person or a bot) before the game starts.")
+            )
         _deal(table, GameRecord.Kind.TABLE, seats)
     return table
 
@@ -186,16 +189,16 @@ def rematch(*, table_id: int, user: User) -> Table:
         # An UPDATE, not SELECT FOR UPDATE: it also takes SQLite's write lock at once, so
         # the look for an existing rematch below is serialised there too.
         if not Table.objects.filter(pk=table_id).update(lobby_version=F("lobby_version")):
-            raise GameError("There is no such table.")
+            raise GameError(gettext("There is no such table."))
         old = Table.objects.select_related("record").get(pk=table_id)
         if old.status != Table.Status.FINISHED or old.record is None:
-            raise GameError("A rematch can be asked for once the game is over.")
+            raise GameError(gettext("A rematch can be asked for once the game is over."))
         if hasattr(old, "tournament_game"):
-            raise GameError("This is a tournament's game: its next game is dealt by the tournament.")
+            raise GameError(gettext("This is a tournament's game: its next game is dealt by the tournament."))
         seats = list(old.seats.select_related("user"))
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is None:
-            raise GameError("Only the players of this table can ask for a rematch.")
+            raise GameError(gettext("Only the players of this table can ask for a rematch."))
         new = Table.objects.filter(rematch_of=old).first()
         if new is None:
             new = _open_rematch(old, seats, user, mine.number)
