@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from games import kinds
 from games.engine import FORFEIT
 from games.kinds.words import Step
 
-__all__ = ["narrate", "standing"]
+__all__ = ["Said", "narrate", "standing"]
 
 
 def narrate(game: str, before: Any, action: str, after: Any, names: Sequence[str], *, reveal: bool) -> str:
@@ -45,3 +45,30 @@ def standing(game: str, state: Any, names: Sequence[str]) -> list[dict[str, Any]
     """The scores or chips at this moment, public information only: ``[{"label", "value"}]``."""
     spec = kinds.get(game)
     return spec.standing(spec.engine.view(state, None), names)
+
+
+class Said:
+    """A move as a spectator saw it (``reveal=False``), said in the language active when it is
+    read: a live table's log keeps its moves once for readers of every language, so the
+    sentence is made per reader's language, once each, not when the move is made."""
+
+    def __init__(self, game: str, before: Any, action: str, after: Any, names: Sequence[str]) -> None:
+        self._move = game, before, action, after, tuple(names)
+        self._by_language: dict[str | None, str] = {}
+
+    def __eq__(self, other: object) -> bool:
+        # The same move said from equal states: one sentence in every language.
+        return isinstance(other, Said) and self._move == other._move
+
+    def __hash__(self) -> int:
+        game, _before, action, _after, names = self._move
+        return hash((game, action, names))
+
+    def __str__(self) -> str:
+        language = get_language()
+        text = self._by_language.get(language)
+        if text is None:
+            game, before, action, after, names = self._move
+            text = narrate(game, before, action, after, names, reveal=False)
+            self._by_language[language] = text  # a dict's item assignment is atomic: threads share it
+        return text

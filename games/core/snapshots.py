@@ -38,8 +38,9 @@ LOG_LENGTH = 8
 @dataclass(frozen=True)
 class LogLine:
     seq: int
-    said: str
-    """What a spectator could see of the move (LP-3: ``reveal=False``), in words."""
+    said: narration.Said
+    """What a spectator could see of the move (LP-3: ``reveal=False``), in words: ``str()``
+    says it in the reader's language."""
     timed_out: bool
 
 
@@ -311,8 +312,8 @@ def following(
     )
 
 
-def _said(game: str, before: Any, text: str, after: Any, names: Sequence[str]) -> str:
-    return narration.narrate(game, before, text, after, names, reveal=False)
+def _said(game: str, before: Any, text: str, after: Any, names: Sequence[str]) -> narration.Said:
+    return narration.Said(game, before, text, after, names)
 
 
 def rating_rows(table: Table, seats: list[Seat], record: GameRecord) -> list[dict[str, Any]]:

@@ -1,8 +1,8 @@
 """A live table's "Latest moves": the last few moves in words, as every spectator may know them.
 
-Each move is put into words once, when the snapshot of the version it made is built
-(``games.core.snapshots``: LP-3's ``reveal=False`` at every moment, the end included); the log is
-drawn once a version for every viewer.
+Each move is put into words once per language, when a reader of that language first sees it
+(``games.core.narration.Said``: LP-3's ``reveal=False`` at every moment, the end included); the
+log is drawn once a version for every viewer reading the same language.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ def log_section(snapshot: Snapshot) -> Markup:
     log = [
         {
             "seq": line.seq,
-            "text": gettext("Time ran out: %(move)s") % {"move": line.said} if line.timed_out else line.said,
+            "text": gettext("Time ran out: %(move)s") % {"move": line.said}
+            if line.timed_out
+            else str(line.said),
             "timed_out": line.timed_out,
         }
         for line in snapshot.log

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Notice, User
 from games.core.errors import GameError
@@ -354,7 +354,12 @@ class TestLog:
         narrate = narration.narrate
         monkeypatch.setattr(narration, "narrate", lambda *a, **k: said.append(a[2]) or narrate(*a, **k))
         later = snapshots.of_table(snapshots.read_table(table.pk)).log
-        assert said == actions[-5:]  # each move is put into words once, when it is new
+        assert said == []  # no move is put into words before someone reads it
+        words = [str(line.said) for line in later]
+        assert said == actions[-8:] and [str(line.said) for line in later] == words  # once a language
+        with translation.override("it"):
+            assert [str(line.said) for line in later] != words
+        assert said == actions[-8:] * 2
         snapshots.clear()  # a process that never drew the table
         assert later == snapshots.of_table(snapshots.read_table(table.pk)).log
         assert [line.seq for line in later] == list(range(len(actions) - 8, len(actions)))
