@@ -10,14 +10,15 @@ import re
 import pytest
 from django.test import Client
 
-ITALIAN = {"HTTP_ACCEPT_LANGUAGE": "it-IT,it;q=0.9,en;q=0.5"}
-ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
+ITALIAN = "it-IT,it;q=0.9,en;q=0.5"
+ENGLISH = "en-GB,en;q=0.9"
+"""Browsers' ``Accept-Language``."""
 
 pytestmark = pytest.mark.django_db
 
 
-def rules_page(language: dict[str, str]) -> str:
-    response = Client().get("/rules/", **language)
+def rules_page(accept_language: str) -> str:
+    response = Client().get("/rules/", headers={"accept-language": accept_language})
     assert response.status_code == 200
     return response.content.decode()
 
