@@ -115,7 +115,7 @@ def deal_label(game: str, hand: int, kind: str) -> str:
     """Which deal a chart is of, as a player says it."""
     if kind == "place-tie":
         return gettext("The tie replay for a place")
-    if game == "blocks":
+    if kinds.TABLE_BY_SLUG[game].tie_replay_word == "game":  # a match of games, not of hands
         if kind == "tie-replay":
             return gettext("The tie replay of game %(number)s") % {"number": hand}
         return gettext("Game %(number)s") % {"number": hand}

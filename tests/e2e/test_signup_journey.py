@@ -63,6 +63,9 @@ def test_htmx_is_served_locally_and_sends_the_csrf_token(live_site: str, new_con
     page.goto(live_site + "/")
     assert page.evaluate("typeof htmx") == "object"
     scripts = page.eval_on_selector_all("script[src]", "els => els.map(e => e.src)")
-    assert scripts and all(src.startswith(live_site + "/static/") for src in scripts)
+    # Every script from this site (no CDN): the static files, and the scripts' message
+    # catalogue of the page's language (issue 47).
+    ours = (live_site + "/static/", live_site + "/jsi18n/")
+    assert scripts and all(src.startswith(ours) for src in scripts)
     headers = page.evaluate("JSON.parse(document.body.getAttribute('data-hx-headers'))")
     assert len(headers["X-CSRFToken"]) >= 32
