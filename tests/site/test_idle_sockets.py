@@ -75,7 +75,7 @@ def test_idle_sockets_of_every_consumer_stay_open(live_site: str) -> None:
 
 CROWD = 300
 """More sockets than redis-py's default pool has connections (100), all leaving at once."""
-ARRIVING = 50
+ARRIVING = 25
 
 
 def test_a_crowd_of_sockets_leaving_at_once_costs_no_server_error(live_site: str) -> None:
@@ -88,7 +88,8 @@ def test_a_crowd_of_sockets_leaving_at_once_costs_no_server_error(live_site: str
     async def crowd() -> int:
         url = live_site.replace("http://", "ws://") + f"/ws/tables/{table.pk}/"
         # They arrive in waves (the test is about leaving at once): 300 connects at once
-        # outran the listening socket's backlog on a busy machine, and the handshake was cut.
+        # outran the listening socket's backlog on a busy machine, and the handshake was cut
+        # (and waves of 50 did at a load of 8, in CI).
         sockets = []
         for _ in range(0, CROWD, ARRIVING):
             sockets += await asyncio.gather(*(ws_connect(url, origin=live_site) for _ in range(ARRIVING)))
