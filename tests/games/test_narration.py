@@ -412,7 +412,7 @@ def test_tripeaks_last_peak_wins() -> None:
 # --- Triad -----------------------------------------------------------------------------------
 
 # Seat 0 (Alice) deals, so seat 1 (Bob) is dealt first and acts first.
-ALICE = ["P3", "P3", "P3", "P2", "P2", "P1"]  # Perfect Purple Full Pyramid
+ALICE = ("P3", "P3", "P3", "P2", "P2", "P1")  # Perfect Purple Full Pyramid (a hand is a tuple)
 BOB = ["G3", "G3", "G2", "O3", "O2", "O1"]  # Full Pyramid
 
 
