@@ -29,13 +29,14 @@ from games.models import GameRecord
 from tests.e2e.test_daily_journey import play_move
 from tests.e2e.test_replay_journey import logged_in_context
 from tests.e2e.test_tournament_journey import in_thread
-from tests.site.test_italian_pages import english_on, page_text, read_catalogue, to_look_for
-from tests.support import SIZES, shoot
+from tests.site.test_italian_pages import CATALOGUE, english_on, page_text, read_catalogue, to_look_for
+from tests.support import SIZES, artifacts_dir, shoot
 from tests.tournaments.support import person
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "piramide-di-esagoni-55"
+SCRIPTS_CATALOGUE = CATALOGUE.with_name("djangojs.po")
 ITALIAN_BROWSER = {"locale": "it-IT", "viewport": SIZES["desktop"]}
 ENGLISH_BROWSER = {"locale": "en-GB"}
 SHOWDOWN_TIMEOUT_S = 90
@@ -49,10 +50,11 @@ class Findings:
 
     def __init__(self) -> None:
         self.found: list[str] = []
-        self.english = to_look_for(read_catalogue())
+        # Both catalogues: what the scripts write into the page is on it too.
+        self.english = to_look_for(read_catalogue(CATALOGUE) + read_catalogue(SCRIPTS_CATALOGUE))
 
     def no_english(self, where: str, page: Page) -> None:
-        """None of the catalogue's longer English messages on the page as it is drawn now
+        """None of the catalogues' longer English messages on the page as it is drawn now
         (what its scripts and socket put in included), as tests/site/test_italian_pages.py
         looks for them in the served HTML."""
         for piece in english_on({where: page_text(page.content().encode())}, self.english):
@@ -265,5 +267,9 @@ def test_an_italian_reader_plays_reads_and_sees_the_same_moves_an_english_reader
     says(findings, "rules", page.locator("h1"), "How to play")
     findings.no_english("rules", page)
     shoot(page, "italian-rules")
+    for size, viewport in SIZES.items():  # the section itself, as a reader lands on it
+        page.set_viewport_size(viewport)
+        page.locator("#hand-ranking-best-first").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts_dir() / f"italian-rules-section-{size}.png"))
 
     assert not findings.found, f"{len(findings.found)} thing(s) not in Italian:\n" + "\n".join(findings.found)
