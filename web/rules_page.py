@@ -20,7 +20,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -125,7 +125,7 @@ class PlayersOnly(Treeprocessor):
 
     def _wrap_tables(self, root: etree.Element) -> None:
         for element in list(root.iter()):
-            game, heading = "", "the rules"
+            game, heading = "", gettext("the rules")  # drawn once per language, in it
             for index, child in enumerate(list(element)):
                 if child.tag in HEADINGS:
                     heading = "".join(child.itertext()).strip() or heading
