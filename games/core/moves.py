@@ -12,10 +12,10 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.core.errors import GameError, as_sentence
+from games.core.errors import GameError
 from games.engine import FORFEIT, TABLE_SEAT, IllegalAction
 from games.engine.base import Engine
-from games.kinds.refusals import worded
+from games.kinds.refusals import refusal
 from games.models import GameRecord
 
 MAX_MOVE_TEXT = 64
@@ -73,7 +73,7 @@ def checked(
         action = _parse(engine, move)
         return action, engine.apply(state, action)
     except IllegalAction as exc:
-        raise GameError(as_sentence(worded(exc.words))) from exc
+        raise GameError(refusal(exc.words)) from exc
 
 
 def counted(record: GameRecord) -> dt.datetime:

@@ -8,8 +8,10 @@ filled; nothing is parsed back out of an English sentence.
 
 from __future__ import annotations
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 
+from games.core.errors import as_sentence
 from games.engine.base import Words
 
 
@@ -21,3 +23,13 @@ def worded(words: Words) -> str:
     return template % {
         key: worded(value) if isinstance(value, Words) else str(value) for key, value in words.params.items()
     }
+
+
+def _sentence(words: Words) -> str:
+    return as_sentence(worded(words))
+
+
+refusal = lazy(_sentence, str)
+"""The refusal as a sentence for the page, worded when it is said: a table's moves are played
+in batches on the database thread, whichever socket's language is active there, so a refusal
+is put into words where it is sent, in its reader's language (``str()`` of the error)."""

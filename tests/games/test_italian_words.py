@@ -91,3 +91,18 @@ async def test_two_readers_of_one_table_read_the_same_move_each_in_their_languag
     assert record.version == 1
     for communicator in (player, italian_reader, english_reader):
         await communicator.disconnect()
+
+
+async def test_a_refused_move_at_a_table_is_said_in_the_movers_language(async_client: Any) -> None:
+    table, alice, bob = await sync_to_async(dealt_heads_up_triad)()
+    seat = await seat_to_act(table)
+    await async_client.aforce_login(alice if seat == 0 else bob)
+    player = await reader(table.pk, b"it", async_client)
+
+    await player.send_to(text_data=json.dumps({"action": "call", "version": "0"}))  # no bet to call yet
+    frame = await player.receive_from(timeout=5)
+
+    said = italian("seat %(seat)s has nothing to call; check instead") % {"seat": seat}
+    assert said[:1].upper() + said[1:] + "." in frame
+    assert "nothing to call" not in frame
+    await player.disconnect()
