@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.contrib.humanize.templatetags.humanize import ordinal as humanize_ordinal
 from django.utils.translation import gettext, gettext_noop, pgettext
 
 from games.engine.base import Engine, and_words
@@ -45,8 +44,17 @@ def card_name(card: str) -> str:
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd ... in the reader's language (Django's humanize: "1º" in Italian)."""
-    return str(humanize_ordinal(n))
+    """1st, 2nd ... in the reader's language ("1º" in Italian; Django's humanize says "1esimo")."""
+    said = {"number": n}
+    if 10 <= n % 100 <= 20:
+        return pgettext("an ordinal number ending in 11 to 20", "%(number)sth") % said
+    if n % 10 == 1:
+        return pgettext("an ordinal number ending in 1", "%(number)sst") % said
+    if n % 10 == 2:
+        return pgettext("an ordinal number ending in 2", "%(number)snd") % said
+    if n % 10 == 3:
+        return pgettext("an ordinal number ending in 3", "%(number)srd") % said
+    return pgettext("an ordinal number", "%(number)sth") % said
 
 
 def and_list(items: Sequence[str]) -> str:

@@ -22,7 +22,7 @@ from games.core.snapshots import Snapshot
 from games.engine import TABLE_SEAT
 from games.kinds.blocks import poker_hand
 from games.kinds.spec import TableSpec
-from games.kinds.triad import TRIAD_COLOURS, place_of, triad_card_name
+from games.kinds.triad import place_of, triad_card_name
 from games.kinds.words import and_list, ordinal, seat_name
 from games.live import clock_words, turn_clocks
 from games.live.table_log import log_section
@@ -193,6 +193,15 @@ def _last_hand(view: Any, seats: Sequence[Seat]) -> str:
     )
 
 
+def _short_colour(colour: str) -> str:
+    """A Triad colour as a card's caption says it: short, to fit under the card on a phone."""
+    if colour == "P":
+        return pgettext("a Triad card's caption", "Purple")
+    if colour == "G":
+        return pgettext("a Triad card's caption", "Green")
+    return pgettext("a Triad card's caption", "Orange")
+
+
 def _caption(cards: list[dict[str, Any]]) -> None:
     """A short caption under each face-up card, read at a glance ("Green 2", "Capstone"):
     the picture's own corner letters are too small on a phone."""
@@ -203,7 +212,7 @@ def _caption(cards: list[dict[str, Any]]) -> None:
         elif code == "X":
             card["short"] = triad_card_name(code)
         else:
-            card["short"] = f"{gettext(TRIAD_COLOURS[code[0]])} {code[1]}"
+            card["short"] = f"{_short_colour(code[0])} {code[1]}"
 
 
 def _showdown(view: Any, seats: Sequence[Seat]) -> list[dict[str, Any]]:
