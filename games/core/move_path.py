@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import router, transaction
 from django.db.models import F
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.core import announcements, finishes, moves, rated, snapshots
@@ -46,8 +47,12 @@ Outbox = list[TableChanged]
 """Where a move's announcement goes once committed, for its caller to send
 (``announcements.send_async``); without one, it is sent at once."""
 
-TABLE_STALE = "The table moved on before your move arrived: it is shown as it stands now."
-GAME_STALE = "This game changed in another tab or window: the board is now shown as it stands. Try again."
+# Lazy: worded when the refusal is sent, in its reader's language (a table's moves are played
+# in batches on the database thread, whichever socket's language is active there).
+TABLE_STALE = gettext_lazy("The table moved on before your move arrived: it is shown as it stands now.")
+GAME_STALE = gettext_lazy(
+    "This game changed in another tab or window: the board is now shown as it stands. Try again."
+)
 
 
 @dataclass(frozen=True)
