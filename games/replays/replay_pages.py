@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.templatetags.player_names import player_name
 from games import kinds
-from games.core import narration
+from games.core import analyses, narration
 from games.core.errors import GameError
 from games.core.players import SESSION_TOKEN, Player
 from games.kinds.solitaire import waste_top
@@ -104,7 +104,7 @@ def _table_odds(source: replays.ReplaySource, step: int) -> dict[str, Any] | Non
     record = source.record
     if record is None or not source.finished or not table_odds.wanted(record):
         return None
-    analysed = table_odds.kept(record)
+    analysed = analyses.kept(record)
     if analysed is None:
         table_odds.ask(record)  # its task at the game's end was lost, or is still at work
         return {"pending": True}
@@ -189,7 +189,7 @@ def where_lost(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 def where_lost_context(record: GameRecord) -> dict[str, Any]:
     """What the panel shows: the chart and the turning point, or that it is being worked out."""
-    analysed = analysis.kept(record)
+    analysed = analyses.kept(record)
     if analysed is None:
         return {"record": record, "analysed": None}
     drawn = analysis.steps(analysed)
@@ -208,6 +208,7 @@ def where_lost_context(record: GameRecord) -> dict[str, Any]:
             "top": analysis.TOP,
             "bottom": analysis.HEIGHT - analysis.BOTTOM,
             "y50": analysis.y_of(50),
+            "first": 0,
             "last": len(drawn) - 1,
         },
         "outcome": analysed.outcome,

@@ -14,15 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-from django.db import transaction
 from django.utils.translation import gettext
 
 from games import kinds
+from games.core import analyses
 from games.models import GameAnalysis, GameRecord
 
-ASKED_FOR_S = 120
-"""A game's figures are asked for at most once in this long (however many open its replay)."""
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 400, 150, 34, 10, 10, 26
 """The hand's chart: its viewBox and margins (room for the percent labels and step numbers)."""
 SEAT_COLOURS = 6
@@ -33,16 +30,10 @@ def wanted(record: GameRecord) -> bool:
     return record.game in kinds.TABLE_BY_SLUG and record.is_over and record.kind != GameRecord.Kind.IMPORTED
 
 
-def kept(record: GameRecord) -> GameAnalysis | None:
-    return GameAnalysis.objects.filter(record=record, version=record.version).first()
-
-
 def ask(record: GameRecord) -> None:
-    """Queues the figures of ``record`` unless they were asked for a moment ago."""
     from games.tasks import analyse_table_game
 
-    if cache.add(f"analysis-asked:{record.pk}:{record.version}", True, ASKED_FOR_S):
-        analyse_table_game.delay(record.pk)
+    analyses.ask(record, analyse_table_game)
 
 
 def work_out(record_id: int) -> GameAnalysis | None:
@@ -53,19 +44,9 @@ def work_out(record_id: int) -> GameAnalysis | None:
     record = GameRecord.objects.filter(pk=record_id).first()
     if record is None or not wanted(record):
         return None
-    texts = list(record.actions.order_by("seq").values_list("text", flat=True))
-    figures = broadcast.table_odds(record.game, record.config, record.seed, texts)
+    figures = broadcast.table_odds(record.game, record.config, record.seed, analyses.texts(record))
     chances = [None if odds is None else stored(odds) for odds in figures]
-    with transaction.atomic():
-        # The game's row first, then the analysis's, as a flush or a cascade takes them.
-        still = GameRecord.objects.select_for_update().filter(pk=record.pk, version=record.version)
-        if not list(still.values_list("pk", flat=True)):
-            return None
-        analysed, _ = GameAnalysis.objects.update_or_create(
-            record=record,
-            defaults={"version": record.version, "chances": chances, "outcome": "", "turning_point": None},
-        )
-    return analysed
+    return analyses.keep(record, chances=chances, outcome="", turning_point=None)
 
 
 def stored(odds: Any) -> list[Any]:

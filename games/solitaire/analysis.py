@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
-from django.db import transaction
-
 from games import kinds
+from games.core import analyses
 from games.models import GameAnalysis, GameRecord
 
-ASKED_FOR_S = 120
-"""A game's analysis is asked for at most once in this long (however many open its replay)."""
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 400, 150, 34, 10, 10, 26
 """The chart's viewBox and margins (room for the percent labels and the move numbers)."""
 
@@ -28,17 +24,10 @@ def wanted(record: GameRecord) -> bool:
     return record.game in kinds.SOLITAIRE_SLUGS and record.is_over and record.imported_by_id is None
 
 
-def kept(record: GameRecord) -> GameAnalysis | None:
-    """The analysis of ``record`` as it stands, if it has been worked out."""
-    return GameAnalysis.objects.filter(record=record, version=record.version).first()
-
-
 def ask(record: GameRecord) -> None:
-    """Queues the analysis of ``record`` unless it was asked for a moment ago."""
     from games.tasks import analyse_solitaire_game
 
-    if cache.add(f"analysis-asked:{record.pk}:{record.version}", True, ASKED_FOR_S):
-        analyse_solitaire_game.delay(record.pk)
+    analyses.ask(record, analyse_solitaire_game)
 
 
 def work_out(record_id: int) -> GameAnalysis | None:
@@ -50,30 +39,18 @@ def work_out(record_id: int) -> GameAnalysis | None:
     record = GameRecord.objects.filter(pk=record_id).first()
     if record is None or not wanted(record):
         return None
-    texts = list(record.actions.order_by("seq").values_list("text", flat=True))
-    deal = (record.game, record.config, record.seed, texts)
+    deal = (record.game, record.config, record.seed, analyses.texts(record))
     figures = analysis.curve(*deal, deck=record.deck)
     found = analysis.turning_point(*deal, deck=record.deck)
     point = found.point
-    with transaction.atomic():
-        # The game's row first, then the analysis's: the order a flush or a cascade of the two
-        # tables takes them in (the other order deadlocked a test database's flush in CI). Kept
-        # only for the game as it was solved: not if it has moved on, or is gone, meanwhile.
-        still = GameRecord.objects.select_for_update().filter(pk=record.pk, version=record.version)
-        if not list(still.values_list("pk", flat=True)):
-            return None
-        analysed, _ = GameAnalysis.objects.update_or_create(
-            record=record,
-            defaults={
-                "version": record.version,
-                "chances": [[odds.percent, odds.margin, odds.exact, odds.unknown] for odds in figures],
-                "outcome": found.outcome.value,
-                "turning_point": None
-                if point is None
-                else {"step": point.step, "played": point.played, "instead": point.instead},
-            },
-        )
-    return analysed
+    return analyses.keep(
+        record,
+        chances=[[odds.percent, odds.margin, odds.exact, odds.unknown] for odds in figures],
+        outcome=found.outcome.value,
+        turning_point=None
+        if point is None
+        else {"step": point.step, "played": point.played, "instead": point.instead},
+    )
 
 
 @dataclass(frozen=True)

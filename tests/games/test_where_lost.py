@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.core import analyses
 from games.core.players import Player
 from games.engine.solver import solve
 from games.models import GameAnalysis, GameRecord
@@ -73,7 +74,7 @@ def test_an_undo_leaves_the_analysis_behind_and_a_won_game_says_so() -> None:
     analysis.work_out(record.pk)
     services.undo(game_id=record.pk, player=player, expected_version=record.version)
     record.refresh_from_db()
-    assert analysis.kept(record) is None and analysis.work_out(record.pk) is None  # reopened
+    assert analyses.kept(record) is None and analysis.work_out(record.pk) is None  # reopened
     for version, move in enumerate(line[3:], start=record.version):
         services.submit_action(game_id=record.pk, player=player, move=move, expected_version=version)
     record.refresh_from_db()
