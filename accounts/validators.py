@@ -1,10 +1,12 @@
-"""Rules for new usernames. The column keeps Django's 150 characters: accounts made before the
-limit keep their names, and pages cut long ones short (accounts.templatetags.player_names)."""
+"""Rules for new usernames and passwords. The username column keeps Django's 150 characters:
+accounts made before the limit keep their names, and pages cut long ones short
+(accounts.templatetags.player_names)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 USERNAME_MIN = 3
 USERNAME_MAX = 20
@@ -29,3 +31,16 @@ def validate_new_username_length(username: str) -> None:
         code="username_too_short" if length < USERNAME_MIN else "username_too_long",
         params={"low": USERNAME_MIN, "high": USERNAME_MAX, "length": length},
     )
+
+
+class MinimumLengthValidator(password_validation.MinimumLengthValidator):
+    """Django's, its refusal worded by this site's catalogue: Django 5.2 words it anew ("at
+    least %d characters") and its own Italian catalogue has only the old wording, so the
+    refusal came out in English to an Italian reader."""
+
+    def get_error_message(self) -> str:
+        return ngettext(
+            "This password is too short. It must contain at least %(min_length)d character.",
+            "This password is too short. It must contain at least %(min_length)d characters.",
+            self.min_length,
+        ) % {"min_length": self.min_length}

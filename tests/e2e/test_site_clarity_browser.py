@@ -136,7 +136,7 @@ def test_a_game_card_is_a_link_anywhere_on_it(live_site: str, new_context: Any) 
     first = kinds.GAMES[0]
     page.goto(live_site + "/")
     # A click on the card's text, not its name: the name's link covers the card.
-    box = page.locator(".game-card").first.get_by_text(first.pitch).bounding_box()
+    box = page.locator(".game-card").first.get_by_text(str(first.pitch)).bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(page).to_have_url(live_site + (f"/play/{first.slug}/" if first.solitaire else "/tables/"))
