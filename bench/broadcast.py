@@ -23,8 +23,7 @@ import time
 from dataclasses import dataclass
 
 from bench.stats import percentile
-from games.engine import TABLE_SEAT, get_engine
-from games.engine.bots import bot_seed
+from games.engine.bots import bots_play
 from games.engine.broadcast import run
 
 ROWS: tuple[tuple[str, int], ...] = (
@@ -46,28 +45,13 @@ class Timing:
     worst_margin: int
 
 
-def bot_game(game: str, config: dict[str, object], seed: int) -> list[str]:
-    """A whole game played by the bots at every seat: its action texts."""
-    engine = get_engine(game)
-    state = engine.initial_state(dict(config), seed)
-    texts: list[str] = []
-    while (seat := engine.current_player(state)) is not None:
-        if seat == TABLE_SEAT:
-            text = str(engine.legal_actions(state)[0])
-        else:
-            text = engine.bot_action(engine.view(state, seat), bot_seed(seed, seat, len(texts)))
-        texts.append(text)
-        state = engine.apply(state, text)
-    return texts
-
-
 def config_of(game: str, players: int) -> dict[str, object]:
     return {} if game == "blocks" else {"players": players}
 
 
 def measure(game: str, players: int, seed: int, margin_goal: int) -> Timing:
     config = config_of(game, players)
-    texts = bot_game(game, config, seed)
+    texts = bots_play(game, config, seed)
     wall, cpu = time.perf_counter(), time.process_time()
     steps, playouts = run(game, dict(config), seed, texts, margin_goal=margin_goal)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -84,7 +68,7 @@ def measure(game: str, players: int, seed: int, margin_goal: int) -> Timing:
 
 def warm_up(game: str) -> None:
     config: dict[str, object] = {} if game == "blocks" else {"players": 2, "hands": 1}
-    run(game, dict(config), 10**6, bot_game(game, config, 10**6))
+    run(game, dict(config), 10**6, bots_play(game, config, 10**6))
 
 
 def main() -> None:

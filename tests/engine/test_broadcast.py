@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.engine import TABLE_SEAT, get_engine
-from games.engine.bots import bot_seed
+from games.engine.bots import bot_seed, bots_play
 from games.engine.broadcast import FOLDED, IN, table_odds
 from games.engine.broadcast.playouts import Playouts, margin, percent
 from games.engine.broadcast.tables import TABLES
@@ -25,18 +25,8 @@ ONE_HAND = {"players": 2, "hands": 1}
 @cache
 def bot_game(game: str, seed: int, players: int = 2, hands: int = 1) -> tuple[str, ...]:
     """A whole game played by the bots at every seat, as the site would play it."""
-    engine = get_engine(game)
     config = {} if game == "blocks" else {"players": players, "hands": hands}
-    state = engine.initial_state(config, seed)
-    texts: list[str] = []
-    while (seat := engine.current_player(state)) is not None:
-        if seat == TABLE_SEAT:
-            text = str(engine.legal_actions(state)[0])
-        else:
-            text = engine.bot_action(engine.view(state, seat), bot_seed(seed, seat, len(texts)))
-        texts.append(text)
-        state = engine.apply(state, text)
-    return tuple(texts)
+    return tuple(bots_play(game, config, seed))
 
 
 def play_out(game: str, seed: int, state: Any, ply: int) -> tuple[Fraction, ...]:
