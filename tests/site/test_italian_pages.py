@@ -14,7 +14,6 @@ its Italian is missing from locale/it.
 
 from __future__ import annotations
 
-import ast
 import html
 import re
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from django.test import Client
 from accounts.models import User
 from tests.e2e.test_tournament_journey import in_thread
 from tests.page_tour import BUILDERS, STALE_TOKEN, Visit
+from tests.site.test_translations import read_po
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "it" / "LC_MESSAGES" / "django.po"
 ITALIAN_BROWSER = "it-IT,it;q=0.9"
@@ -51,28 +51,13 @@ class Message:
 
 def read_catalogue(path: Path = CATALOGUE) -> list[Message]:
     """Every live message of a .po file: singular and plural msgids alike (obsolete ones left out)."""
-    found = []
-    for block in path.read_text(encoding="utf-8").split("\n\n"):
-        fields: dict[str, str] = {}
-        sources: list[str] = []
-        current = ""
-        for line in block.strip().splitlines():
-            if line.startswith("#:"):
-                sources += [ref.rsplit(":", 1)[0] for ref in line[2:].split()]
-            elif line.startswith("#"):
-                continue
-            elif line.startswith('"'):
-                fields[current] += ast.literal_eval(line)
-            else:
-                current, _, literal = line.partition(" ")
-                fields[current] = ast.literal_eval(literal)
-        if not fields.get("msgid"):
-            continue
-        strings = tuple(value for name, value in sorted(fields.items()) if name.startswith("msgstr"))
-        for msgid in (fields["msgid"], fields.get("msgid_plural")):
-            if msgid:
-                found.append(Message(msgid, strings, tuple(dict.fromkeys(sources))))
-    return found
+    _header, entries = read_po(path)
+    return [
+        Message(msgid, entry.strings, entry.sources)
+        for entry in entries
+        for msgid in (entry.msgid, entry.plural)
+        if msgid
+    ]
 
 
 def spaced(text: str) -> str:

@@ -37,6 +37,8 @@ class Entry:
     plural: str | None
     strings: tuple[str, ...]
     fuzzy: bool
+    sources: tuple[str, ...] = ()
+    """The ``#:`` references, without line numbers."""
 
     @property
     def key(self) -> tuple[str | None, str, str | None]:
@@ -50,10 +52,13 @@ def read_po(path: Path) -> tuple[dict[str, str], list[Entry]]:
         lines = [line for line in block.strip().splitlines() if not line.startswith("#~")]
         fields: dict[str, str] = {}
         flags: set[str] = set()
+        sources: list[str] = []
         current = ""
         for line in lines:
             if line.startswith("#,"):
                 flags.update(flag.strip() for flag in line[2:].split(","))
+            elif line.startswith("#:"):
+                sources += [ref.rsplit(":", 1)[0] for ref in line[2:].split()]
             elif line.startswith("#"):
                 continue
             elif line.startswith('"'):
@@ -65,7 +70,10 @@ def read_po(path: Path) -> tuple[dict[str, str], list[Entry]]:
             continue
         strings = tuple(value for name, value in sorted(fields.items()) if name.startswith("msgstr"))
         context, plural = fields.get("msgctxt"), fields.get("msgid_plural")
-        entries.append(Entry(context, fields["msgid"], plural, strings, "fuzzy" in flags))
+        found = Entry(
+            context, fields["msgid"], plural, strings, "fuzzy" in flags, tuple(dict.fromkeys(sources))
+        )
+        entries.append(found)
     header = next((entry for entry in entries if entry.msgid == ""), None)
     assert header is not None, f"{path} has no header"
     fields = dict(line.split(": ", 1) for line in header.strings[0].splitlines() if ": " in line)
