@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from tests.support import (
     BIN,
@@ -112,6 +113,15 @@ def server_logs_stay_clean(request: pytest.FixtureRequest) -> Iterator[None]:
     errors = logs.errors(expected)
     if errors:
         pytest.fail(describe_errors(errors, "during this test"), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def site_language() -> Iterator[None]:
+    """Each test leaves this thread in the site's language: a request through Django's test
+    client activates its reader's language here (LocaleMiddleware never deactivates it), and an
+    Italian one made a later test's gettext answer in Italian (CI at b3de3b0)."""
+    yield
+    translation.deactivate()
 
 
 _tests_begun = itertools.count()
