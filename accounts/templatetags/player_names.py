@@ -19,6 +19,7 @@ import functools
 from typing import Any
 
 from django import template
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -59,3 +60,15 @@ def name_title(name: object) -> SafeString:
     if len(text) < TITLE_FROM:
         return SafeString("")
     return format_html(' title="{}"', text)
+
+
+@register.filter
+def profile_url(username: object) -> str:
+    """The address of a person's profile: ``{% url 'profile' name %}`` for a board's rows,
+    each name reversed once a process (a leaderboards page links about 190 names)."""
+    return _profile_url(get_script_prefix(), str(username))
+
+
+@functools.lru_cache(maxsize=4096)
+def _profile_url(prefix: str, username: str) -> str:
+    return reverse("profile", kwargs={"username": username})
