@@ -391,13 +391,9 @@ def test_rating_boards_walk_the_rating_index(
 def test_the_all_time_daily_boards_walk_the_rank_index(plans: PlanReader, client: Client) -> None:
     """Each game's best results of all time: a walk of ``daily_attempt_rank`` in rank order."""
     read = plans.read(
-        lambda: get(client, "/leaderboards/"),
-        'ORDER BY "games_gamerecord"."won" DESC',
-        without='"games_dailychallenge"."date" >= ',
-    )
-    all_time = [
-        plan for plan in read.site + read.generic if '"games_gamerecord"."daily_id" = %s' not in plan.sql
-    ]
+        lambda: get(client, "/leaderboards/"), "ORDER BY r.won DESC", without="d.date >= "
+    )  # selectors.BEST_WALK_SQL, without a first day
+    all_time = read.site + read.generic
     assert all_time
     for plan in all_time:
         assert plan.walks("daily_attempt_rank"), explain([plan])
