@@ -28,6 +28,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<str:username>/ratings/", views.ratings, name="profile_ratings"),
     path("u/<str:username>/follow/", friend_views.follow, name="follow"),
     path("u/<str:username>/unfollow/", friend_views.unfollow, name="unfollow"),
     path("u/<str:username>/followers/", friend_views.followers, name="followers"),

@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from accounts import languages, notices
 from accounts.block_views import block_context
@@ -23,7 +24,7 @@ from games import kinds
 from games.models import Participation
 from games.stats.game_lists import games_page
 from games.stats.selectors import daily_streaks, player_games, player_stats
-from web.http import AuthenticatedHttpRequest
+from web.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 GAMES_PER_PAGE = 25
 
@@ -75,13 +76,32 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "catalogue": kinds.GAMES,
         "game_filter": request.GET.get("game", ""),
         "result_filter": request.GET.get("result", ""),
-        "ratings": profile_ratings(person),
         "tournaments": tournaments_played(person),
         "provisional_games": PROVISIONAL_GAMES,
         **follow_context(request, person),
         **block_context(request, person),
     }
     return render(request, "accounts/profile.html", context)
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def ratings(request: HtmxHttpRequest, username: str) -> HttpResponse:
+    """A person's ratings with their ranks, charts and histories: the profile asks for them
+    once it is drawn (htmx), as lichess's profile asks for its rating chart, so its first
+    response does not wait on them (the ranks alone count ~47,000 players a game at a million
+    games: issue 42). Without JavaScript, the profile links here and this is a page."""
+    person = public_profile(username=username)
+    if person.username != username:
+        return redirect("profile_ratings", username=person.username, permanent=True)
+    context = {
+        "person": person,
+        "is_self": request.user == person,
+        "ratings": profile_ratings(person),
+        "provisional_games": PROVISIONAL_GAMES,
+    }
+    template = "accounts/partials/ratings.html" if request.htmx else "accounts/ratings.html"
+    return render(request, template, context)
 
 
 @login_required

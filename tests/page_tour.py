@@ -111,6 +111,7 @@ def build_site() -> list[Visit]:
         Visit("tournaments", "/tournaments/"),
         Visit("rules", "/rules/", user=None),
         Visit("profile", f"/u/{me.username}/"),
+        Visit("ratings page (none yet)", f"/u/{me.username}/ratings/"),
         Visit("edit profile", "/accounts/profile/"),
         Visit("login", "/accounts/login/", user=None),
         Visit("signup", "/accounts/signup/", user=None),
@@ -326,6 +327,8 @@ def build_closing() -> list[Visit]:
         Visit("replay (a closed account's game)", f"/games/{table.record_id}/replay/?step=1"),
         Visit("table (a closed account's game)", table.get_absolute_url(), user=rival.username),
         Visit("profile (played a closed account)", f"/u/{rival.username}/"),
+        # The profile's ratings as their own page: where the profile links without JavaScript.
+        Visit("ratings page (a rated game, provisional)", f"/u/{rival.username}/ratings/"),
     ]
 
 

@@ -240,7 +240,7 @@ def test_the_games_show_a_closed_account_and_still_replay(committed: Run) -> Non
 
 
 def rank_of(client: Client, name: str) -> str:
-    body = client.get(f"/u/{name}/").content.decode()
+    body = client.get(f"/u/{name}/ratings/").content.decode()
     start = body.index('data-testid="rating-rank">')
     return body[start : body.index("</dd>", start)]
 

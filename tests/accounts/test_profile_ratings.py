@@ -114,16 +114,17 @@ def section(html: str, testid: str) -> str:
 def test_a_profile_without_rated_games_says_so_and_keeps_its_other_sections(client: Client) -> None:
     person("ann")
     html = client.get("/u/ann/").content.decode()
-    assert "not played a rated game yet" in html and "No tournament yet" in html
+    assert "No tournament yet" in html and 'href="/u/ann/ratings/"' in html
     assert 'data-testid="profile-streaks"' in html and "<h2>Statistics</h2>" in html and 'id="games"' in html
-    assert '<svg class="rating-chart"' not in html
+    ratings = client.get("/u/ann/ratings/").content.decode()
+    assert "not played a rated game yet" in ratings and '<svg class="rating-chart"' not in ratings
 
 
 @pytest.mark.django_db
 def test_a_provisional_rating_shows_a_question_mark_no_rank_and_its_history(client: Client) -> None:
     ann, ben = person("ann"), person("ben")
     ids = play([ann, ben], [1, 2], times=2) + play([ann, ben], [2, 1])
-    html = client.get("/u/ann/").content.decode()
+    html = client.get("/u/ann/ratings/").content.decode()
     card = section(html, "rating-triad")
     rating = Rating.objects.get(user=ann, game="triad")
     assert rating.provisional and rating.shown.endswith("?")
@@ -148,9 +149,9 @@ def test_the_rank_counts_only_non_provisional_players(client: Client) -> None:
     ann, ben, cat = person("ann"), person("ben"), person("cat")
     play([ann, ben], [1, 2], times=PROVISIONAL_GAMES)  # ann above ben, both established
     play([cat, ben], [1, 2])  # cat is provisional: not ranked, and not counted
-    ann_card = section(client.get("/u/ann/").content.decode(), "rating-triad")
-    ben_card = section(client.get("/u/ben/").content.decode(), "rating-triad")
-    cat_card = section(client.get("/u/cat/").content.decode(), "rating-triad")
+    ann_card = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
+    ben_card = section(client.get("/u/ben/ratings/").content.decode(), "rating-triad")
+    cat_card = section(client.get("/u/cat/ratings/").content.decode(), "rating-triad")
     assert "#1 " in section(ann_card, "rating-rank") and "of 2" in section(ann_card, "rating-rank")
     assert "#2 " in section(ben_card, "rating-rank")
     assert "#" not in section(cat_card, "rating-rank")
@@ -191,6 +192,7 @@ def test_the_query_count_does_not_grow_with_rated_games(client: Client) -> None:
     def queries() -> int:
         with CaptureQueriesContext(connection) as context:
             assert client.get("/u/ann/").status_code == 200
+            assert client.get("/u/ann/ratings/", headers={"HX-Request": "true"}).status_code == 200
         return len(context.captured_queries)
 
     play([ann, ben], [1, 2], times=3)
@@ -226,7 +228,7 @@ def test_a_profile_with_500_rated_games_renders_a_small_chart(client: Client) ->
     RatingChange.objects.bulk_create(changes)
     Rating.objects.create(user=ann, game="triad", mu=mu, sigma=start.sigma, games=500)
     Rating.objects.create(user=ben, game="triad", mu=1000.0, sigma=start.sigma, games=500)
-    card = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    card = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
     svg = section(card, "rating-chart")
     assert len(svg) < 12_000
     assert "#1 " in card and ">500<" in card and f">{sum(1 for c in changes if c.place == 1)}<" in card
@@ -242,11 +244,11 @@ def test_a_profile_with_500_rated_games_renders_a_small_chart(client: Client) ->
 def test_a_kept_history_gives_way_to_the_next_rated_game(client: Client) -> None:
     ann, ben = person("ann"), person("ben")
     play([ann, ben], [1, 2], times=2)
-    before = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    before = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
     assert before.count('data-testid="rating-history-row"') == 2
-    assert section(client.get("/u/ann/").content.decode(), "rating-triad") == before  # as kept
+    assert section(client.get("/u/ann/ratings/").content.decode(), "rating-triad") == before  # as kept
     (latest,) = play([ann, ben], [2, 1])
-    after = section(client.get("/u/ann/").content.decode(), "rating-triad")
+    after = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
     assert after.count('data-testid="rating-history-row"') == 3
     assert f'aria-label="Replay of game {latest}"' in after.split('data-testid="rating-history-row"')[1]
     assert ">3<" in section(after, "rating-games") and ">2<" in section(after, "rating-wins")
@@ -316,7 +318,7 @@ def test_a_long_history_sends_only_the_points_the_chart_draws(client: Client) ->
         return result
 
     with connection.execute_wrapper(counted):
-        page = client.get("/u/ann/").content.decode()
+        page = client.get("/u/ann/ratings/").content.decode()
     assert ">1500<" in section(page, "rating-games")
     # The points drawn, and the few near the extremes that could be the first to round to one.
     assert max(rows) < 200
@@ -329,7 +331,7 @@ def test_the_charts_geometry_stays_svg_numbers_in_a_language_with_a_decimal_comm
     ann = person("ann")
     history(ann, [1500 + 40 * math.sin(n / 7) for n in range(301)])
     with translation.override("de"):
-        svg = section(client.get("/u/ann/").content.decode(), "rating-chart")
+        svg = section(client.get("/u/ann/ratings/").content.decode(), "rating-chart")
     coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy)="([^"]*)"', svg)
     assert len(coordinates) > 20 and any("." in value for value in coordinates)
     assert all(re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", value) for value in coordinates), coordinates
@@ -350,10 +352,10 @@ def test_the_profile_reads_the_histories_kept_with_each_rated_game(client: Clien
     ann = person("ann")
     history(ann, [1500 + 30 * math.sin(n / 5) for n in range(41)], game="triad")
     history(ann, [1500 - n for n in range(16)], game="tauron")
-    page, reads = rating_change_reads(client, "/u/ann/")
+    page, reads = rating_change_reads(client, "/u/ann/ratings/")
     assert len(reads) == 2  # written as rows, with no history kept: one statement a game
     assert histories.keep_all(Rating) == 2  # as the migration keeps them
-    kept, reads = rating_change_reads(client, "/u/ann/")
+    kept, reads = rating_change_reads(client, "/u/ann/ratings/")
     assert reads == [] and section(kept, "rating-triad") == section(page, "rating-triad")
     triad, tauron = section(page, "rating-triad"), section(page, "rating-tauron")
     assert ">40<" in section(triad, "rating-games") and ">15<" in section(tauron, "rating-games")
@@ -368,7 +370,7 @@ def test_the_profile_reads_the_histories_kept_with_each_rated_game(client: Clien
     ben = person("ben")
     Rating.objects.create(user=ben, game="tauron", mu=1500, sigma=tauron_rating.sigma, games=0)
     (latest,) = play([ann, ben], [1, 2], game="tauron")
-    page, reads = rating_change_reads(client, "/u/ann/")
+    page, reads = rating_change_reads(client, "/u/ann/ratings/")
     assert reads == []
     assert section(page, "rating-triad") == triad
     tauron = section(page, "rating-tauron")
@@ -377,7 +379,7 @@ def test_the_profile_reads_the_histories_kept_with_each_rated_game(client: Clien
     assert f'aria-label="Replay of game {latest}"' in tauron.split('data-testid="rating-history-row"')[1]
 
     Rating.objects.filter(user=ann, game="triad").update(history=None)
-    again, reads = rating_change_reads(client, "/u/ann/")
+    again, reads = rating_change_reads(client, "/u/ann/ratings/")
     assert len(reads) == 1 and "triad" in str(reads) and section(again, "rating-triad") == triad
 
 
@@ -395,7 +397,7 @@ def test_a_history_row_says_when_where_the_place_the_rating_and_the_change(clien
     histories.keep_all(Rating)  # kept again, with the times set above
     change = RatingChange.objects.get(user=ann, record_id=second)
     with timezone.override("Pacific/Auckland"):  # 12:30 on the 29th there
-        card = section(client.get("/u/ann/").content.decode(), "rating-triad")
+        card = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
     newest = re.findall(r'<tr data-testid="rating-history-row">.*?</tr>', card, re.S)[0]
     assert newest == (
         '<tr data-testid="rating-history-row"><td><time datetime="2026-11-28T23:30:00+0000">29 Nov 2026'
@@ -473,3 +475,32 @@ def test_the_games_hidden_from_visitors_are_read_once_a_page(client: Client) -> 
     statements = [query["sql"] for query in context.captured_queries]
     assert sum("games_sealeddeal" in sql for sql in statements) == 1, statements
     assert sum("private_key" in sql for sql in statements) == 1, statements
+
+
+@pytest.mark.django_db
+def test_the_profile_asks_for_its_ratings_and_a_page_without_javascript_links_to_them(client: Client) -> None:
+    """Issue 42: the profile's first response does not wait on the ranks and charts (the ranks
+    alone count every ranked player of a game); its htmx asks for them once it is drawn, and
+    without JavaScript its link leads to them as a page of their own."""
+    ann, ben = person("ann"), person("ben")
+    play([ann, ben], [1, 2], times=3)
+    with CaptureQueriesContext(connection) as context:
+        profile = client.get("/u/ann/").content.decode()
+    assert not any('FILTER (WHERE "mu" >' in query["sql"] for query in context.captured_queries)
+    placeholder = section(profile, "profile-ratings-to-come")
+    assert 'data-hx-get="/u/ann/ratings/"' in placeholder and 'data-hx-trigger="load"' in placeholder
+    assert 'data-hx-swap="outerHTML"' in placeholder and '<a href="/u/ann/ratings/">' in placeholder
+    assert 'data-testid="rating-triad"' not in profile
+
+    swapped = client.get("/u/ann/ratings/", headers={"HX-Request": "true"})
+    assert "HX-Request" in swapped["Vary"]
+    html = swapped.content.decode()
+    assert "<html" not in html  # the section alone, for the profile's htmx to swap in
+    assert 'id="ratings" data-testid="profile-ratings"' in html and 'data-testid="rating-triad"' in html
+    page = client.get("/u/ann/ratings/").content.decode()
+    assert "<html" in page and "<h1>ann's ratings</h1>" in page and 'data-testid="rating-triad"' in page
+    assert '<a href="/u/ann/">' in page
+
+    assert client.get("/u/ANN/ratings/")["Location"] == "/u/ann/ratings/"
+    assert client.get("/u/nobody/ratings/").status_code == 404
+    assert client.post("/u/ann/ratings/").status_code == 405

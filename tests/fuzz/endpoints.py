@@ -654,6 +654,7 @@ GET_ONLY = frozenset(
         "tournament_matches_csv",
         "tournament_chat_log",
         "profile",
+        "profile_ratings",  # the profile's ratings (an htmx section, or a page): GET only
         "followers",
         "following",
         "friends",

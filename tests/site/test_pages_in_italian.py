@@ -90,7 +90,9 @@ VISITOR_PAGES = [
 PERSON_PAGES = [
     "/",
     "/u/ada/",
+    "/u/ada/ratings/",
     "/u/bea/",
+    "/u/bea/ratings/",
     "/accounts/profile/",
     "/accounts/password_change/",
     "/accounts/close/",
@@ -120,8 +122,9 @@ def test_a_signed_in_persons_pages_in_italian_leave_no_english(ada: User) -> Non
         content = page.content.decode()
         assert english_left(content) == [], path
     profile = client.get("/u/ada/", **ITALIAN).content.decode()
-    assert 'data-testid="rating-chart"' in profile and "partite classificate" in profile
     assert "Statistiche" in profile and "Esci" in profile
+    ratings = client.get("/u/ada/ratings/", **ITALIAN).content.decode()
+    assert 'data-testid="rating-chart"' in ratings and "partite classificate" in ratings
 
 
 @pytest.mark.django_db
