@@ -16,7 +16,8 @@ It finds the busiest player (the most ``RatingChange`` rows), then GETs each pag
 request through the middleware, the views and the templates; no HTTP server, no network), on
 one database connection: the settings' own (``DJANGO_SETTINGS_MODULE``, ``config.settings.test``
 unless given), so its statements are prepared and planned as the site's are. The pages: the
-leaderboards page, that player's profile, ``/api/users/<name>``, ``/api/users/<name>/games``,
+leaderboards page, that player's profile and its ratings (asked for as the profile's htmx
+asks), ``/api/users/<name>``, ``/api/users/<name>/games``,
 ``/api/leaderboards/triad``, and the deep pages: Triad's rating board's last page and the
 busiest player's last page of games in the API, both by page number. It prints each page's
 status, SQL queries per request, and the p50, p95 and max of the time from the request to the
