@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db import connection
@@ -32,6 +32,8 @@ class RatingHistoryRow:
     place: int
     after: str  # RT-3: "1512?" while provisional
     delta: int
+    private: bool = False
+    """A game of a private table, shown to someone who may not open it: no replay link (LP-9)."""
 
     @property
     def at_iso(self) -> str:
@@ -84,10 +86,12 @@ ALL``): PostgreSQL runs such a union's counts in parallel workers, whose start c
 the round trips saved (11.1 ms against 8.1 for the busiest profile, issue 42)."""
 
 
-def profile_ratings(person: User) -> list[GameRating]:
+def profile_ratings(person: User, *, public: bool = False) -> list[GameRating]:
     """The person's rating in each multiplayer game they have one for, in the registry's
     order, with rank, wins and history: a query for the ratings and one per game for its rank,
-    whatever the number of games played, and the histories (``_histories``)."""
+    whatever the number of games played, and the histories (``_histories``). ``public``: for
+    anyone but the person, whose history rows of private tables' games carry no replay link
+    (LP-9: the replay answers them as a table that is not there)."""
     specs = {spec.slug: spec for spec in kinds.TABLE_GAMES}
     ratings = {row.game: row for row in Rating.objects.filter(user=person, game__in=list(specs))}
     if not ratings:
@@ -99,6 +103,8 @@ def profile_ratings(person: User) -> list[GameRating]:
             cursor.execute(RANK_SQL, [row.mu, slug])
             above[slug], players[slug] = cursor.fetchone()
     histories = _histories(person, ratings)
+    if public:
+        histories = _private_marked(histories)
     result = []
     for slug, spec in specs.items():
         if slug not in ratings:
@@ -138,6 +144,31 @@ def _histories(person: User, ratings: dict[str, Rating]) -> dict[str, RatingHist
             kept = histories.read(person.pk, game)
         found[game] = _history(kept)
     return found
+
+
+PRIVATE_SQL = "SELECT record_id FROM games_table WHERE private_key IS NOT NULL AND record_id IN ({ids})"
+"""Which of some games were played at private tables (LP-9); SQLite's as well as PostgreSQL's."""
+
+
+def _private_marked(found: dict[str, RatingHistory]) -> dict[str, RatingHistory]:
+    """``found`` with its rows of private tables' games marked, in one query for all the rows."""
+    shown = [row.record_id for history in found.values() for row in history.history]
+    if not shown:
+        return found
+    with connection.cursor() as cursor:
+        cursor.execute(PRIVATE_SQL.format(ids=", ".join(["%s"] * len(shown))), shown)
+        private = {record_id for (record_id,) in cursor.fetchall()}
+    if not private:
+        return found
+    return {
+        game: replace(
+            history,
+            history=[
+                replace(row, private=True) if row.record_id in private else row for row in history.history
+            ],
+        )
+        for game, history in found.items()
+    }
 
 
 def _history(rows: histories.Rows) -> RatingHistory:

@@ -97,7 +97,7 @@ def ratings(request: HtmxHttpRequest, username: str) -> HttpResponse:
     context = {
         "person": person,
         "is_self": request.user == person,
-        "ratings": profile_ratings(person),
+        "ratings": profile_ratings(person, public=request.user != person),
         "provisional_games": PROVISIONAL_GAMES,
     }
     template = "accounts/partials/ratings.html" if request.htmx else "accounts/ratings.html"

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
@@ -27,9 +27,20 @@ register = template.Library()
 
 ROW = (
     '<tr data-testid="rating-history-row"><td><time datetime="{}">{}</time></td>'
-    '<td><a href="{}" aria-label="{}">{}</a></td><td class="num">{}</td><td class="num">{}</td>'
-    '<td class="num {}">{}</td></tr>'
+    '<td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num {}">{}</td></tr>'
 )
+
+
+def _game(row: RatingHistoryRow) -> SafeString:
+    """The game's replay link; a private table's game, to someone who may not open it, unlinked."""
+    if row.private:
+        return format_html('<span class="muted">{}</span>', gettext("a private game"))
+    return format_html(
+        '<a href="{}" aria-label="{}">{}</a>',
+        row.replay_url,
+        gettext("Replay of game %(id)s") % {"id": row.record_id},
+        gettext("game %(id)s") % {"id": row.record_id},
+    )
 
 
 @register.simple_tag
@@ -42,9 +53,7 @@ def rating_history_rows(rows: Iterable[RatingHistoryRow]) -> SafeString:
             (
                 row.at_iso,
                 date_format(timezone.localtime(row.at), "j M Y"),
-                row.replay_url,
-                gettext("Replay of game %(id)s") % {"id": row.record_id},
-                gettext("game %(id)s") % {"id": row.record_id},
+                _game(row),
                 row.place,
                 row.after,
                 row.trend,

@@ -21,7 +21,7 @@ from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
 from accounts.ratings import MODEL, rate_game
 from accounts.selectors import HISTORY_ROWS, profile_ratings
-from games.models import GameRecord, Participation
+from games.models import GameRecord, Participation, Table
 from tournaments.models import Entry, Tournament
 
 # ---- the chart's geometry (pure) -------------------------------------------------------
@@ -504,3 +504,27 @@ def test_the_profile_asks_for_its_ratings_and_a_page_without_javascript_links_to
     assert client.get("/u/ANN/ratings/")["Location"] == "/u/ann/ratings/"
     assert client.get("/u/nobody/ratings/").status_code == 404
     assert client.post("/u/ann/ratings/").status_code == 405
+
+
+@pytest.mark.django_db
+def test_a_private_tables_game_in_the_history_links_its_replay_only_for_its_player(client: Client) -> None:
+    """LP-9: the replay of a private table's game answers anyone who may not open the table as
+    a table that is not there, so the rated history others read names it without a link."""
+    ann, ben = person("ann"), person("ben")
+    public, private = play([ann, ben], [1, 2], times=2)
+    Table.objects.create(
+        game="triad",
+        config={},
+        created_by=ann,
+        status=Table.Status.FINISHED,
+        record_id=private,
+        private_key="k" * 32,
+    )
+    seen = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
+    rows = re.findall(r'<tr data-testid="rating-history-row">.*?</tr>', seen, re.S)
+    assert len(rows) == 2 and "a private game" in rows[0] and "/replay/" not in rows[0]
+    assert f'href="/games/{public}/replay/"' in rows[1]
+    assert client.get(f"/games/{private}/replay/").status_code == 404  # why it has no link
+    client.force_login(ann)
+    own = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
+    assert f'href="/games/{private}/replay/"' in own and "a private game" not in own
