@@ -136,16 +136,28 @@ def rating_board_rows(rows: Iterable[RatingRow], viewer: Any) -> SafeString:
     )
 
 
+PERSON_ROW = '<tr{}><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>'
+"""A place, a person and two figures: the champions', streaks' and tournament wins' tables."""
+
+
+def _person_rows(viewer: Any, rows: Iterable[tuple[int, int, str, object, object]]) -> SafeString:
+    """``PERSON_ROW`` a row of ``(person's id, place, name, figure, figure)``."""
+    return format_html_join(
+        "\n",
+        PERSON_ROW,
+        (
+            (SafeString(_me(pk, viewer)), place, _player(name), first, second)
+            for pk, place, name, first, second in rows
+        ),
+    )
+
+
 @register.simple_tag
 def champion_rows(rows: Iterable[Any], viewer: Any) -> SafeString:
     """The daily champions: place, player, daily wins, ranked attempts."""
-    return format_html_join(
-        "\n",
-        '<tr{}><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>',
-        (
-            (SafeString(_me(row.user.pk, viewer)), place, _player(row.user.username), row.won, row.played)
-            for place, row in enumerate(rows, start=1)
-        ),
+    return _person_rows(
+        viewer,
+        ((row.user.pk, place, row.user.username, row.won, row.played) for place, row in enumerate(rows, 1)),
     )
 
 
@@ -156,36 +168,19 @@ def _days(n: int) -> str:
 @register.simple_tag
 def streak_rows(rows: Iterable[StreakRow], viewer: Any) -> SafeString:
     """The longest daily streaks: rank, player, best run, current run."""
-    return format_html_join(
-        "\n",
-        '<tr{}><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>',
-        (
-            (
-                SafeString(_me(row.user.pk, viewer)),
-                row.rank,
-                _player(row.user.username),
-                _days(row.best),
-                _days(row.current),
-            )
-            for row in rows
-        ),
+    return _person_rows(
+        viewer,
+        ((row.user.pk, row.rank, row.user.username, _days(row.best), _days(row.current)) for row in rows),
     )
 
 
 @register.simple_tag
 def tournament_win_rows(people: Iterable[Any], viewer: Any) -> SafeString:
     """Tournament wins: place, player, tournaments won, tournaments played."""
-    return format_html_join(
-        "\n",
-        '<tr{}><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>',
+    return _person_rows(
+        viewer,
         (
-            (
-                SafeString(_me(person.pk, viewer)),
-                place,
-                _player(person.username),
-                person.tournament_wins,
-                person.tournaments_played,
-            )
-            for place, person in enumerate(people, start=1)
+            (person.pk, place, person.username, person.tournament_wins, person.tournaments_played)
+            for place, person in enumerate(people, 1)
         ),
     )

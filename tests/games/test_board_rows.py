@@ -12,7 +12,13 @@ from django.utils import translation
 from accounts.rating_chart import rating_chart
 from accounts.templatetags.profile_charts import rating_chart_svg, results_chart
 from games.stats.selectors import LeaderboardRow, StreakRow
-from games.templatetags.board_rows import best_board_rows, daily_board_rows, streak_rows
+from games.templatetags.board_rows import (
+    best_board_rows,
+    champion_rows,
+    daily_board_rows,
+    streak_rows,
+    tournament_win_rows,
+)
 
 ALICE = SimpleNamespace(pk=1, username="alice")
 BOB = SimpleNamespace(pk=2, username="bob<script>")
@@ -77,3 +83,13 @@ def test_the_rating_charts_numbers_stay_svgs_in_italian() -> None:
     assert f'points="{chart.polyline}"' in html and "," in chart.polyline and "." in chart.polyline
     assert f'cx="{chart.last.x:g}"' in html and "partite classificate" in html
     assert "Massimo: 1533 dopo 3 partite" in html and "Minimo: 1490 dopo 2 partite" in html
+
+
+def test_champions_and_tournament_winners_are_placed_in_order_with_the_viewer_marked() -> None:
+    standings = [SimpleNamespace(user=BOB, won=9, played=12), SimpleNamespace(user=ALICE, won=4, played=30)]
+    first, second = champion_rows(standings, ALICE).split("\n")
+    assert first.startswith("<tr><td>1</td>") and '<td class="num">9</td><td class="num">12</td>' in first
+    assert second.startswith('<tr class="is-me"><td>2</td><td><a href="/u/alice/">')
+    winners = [SimpleNamespace(pk=2, username="bob<script>", tournament_wins=3, tournaments_played=5)]
+    row = tournament_win_rows(winners, ALICE)
+    assert row.startswith("<tr><td>1</td>") and "bob&lt;script&gt;" in row and '<td class="num">3</td>' in row
