@@ -476,7 +476,7 @@ class BestBoards:
 
 BEST_WALK_SQL = """
 SELECT r.id, r.owner_id FROM games_gamerecord r JOIN games_dailychallenge d ON r.daily_id = d.id
-WHERE d.game = %s AND r.game = %s AND r.ranked AND r.status = 'finished'{dates}
+WHERE d.game = %s AND r.game = %s AND r.ranked AND r.status = '{finished}'{dates}
 ORDER BY r.won DESC, r.score DESC NULLS LAST, r.finished_moves, r.finished_elapsed, r.finished_at, r.id
 LIMIT {size} OFFSET {start}
 """
@@ -508,7 +508,9 @@ def _best_walk(game: str, since: dt.date | None, until: dt.date | None, limit: i
     start, size = 0, 5 * limit
     with connection.cursor() as cursor:
         while len(best) < limit:
-            sql = BEST_WALK_SQL.format(dates=dates_sql, size=int(size), start=int(start))
+            sql = BEST_WALK_SQL.format(
+                finished=GameRecord.Status.FINISHED.value, dates=dates_sql, size=int(size), start=int(start)
+            )
             cursor.execute(sql, [game, game, *dates])
             rows = cursor.fetchall()
             for record_id, owner_id in rows:
