@@ -353,7 +353,7 @@ def test_the_profiles_list_of_games_walks_its_index(plans: PlanReader, client: C
 
 
 def test_the_profiles_ranks_count_along_the_rating_index(plans: PlanReader, client: Client) -> None:
-    read = plans.read(lambda: get(client, f"/u/{BUSIEST}/"), RATINGS, without=OWN_RATINGS)
+    read = plans.read(lambda: get(client, f"/u/{BUSIEST}/ratings/"), RATINGS, without=OWN_RATINGS)
     for plan in read.site + read.generic:
         assert plan.reads_only("rating_ranked"), explain([plan])
         assert not plan.scans("accounts_rating"), explain([plan])
@@ -415,7 +415,7 @@ def test_the_profiles_rated_histories_read_their_index_alone(plans: PlanReader, 
 
     def cold_profile() -> None:
         cache.clear()
-        get(client, f"/u/{BUSIEST}/")
+        get(client, f"/u/{BUSIEST}/ratings/")
 
     read = plans.read(cold_profile, HISTORY)
     for plan in read.site + read.generic:
