@@ -66,8 +66,11 @@ def daily_board_rows(rows: Iterable[LeaderboardRow], viewer: Any, show_replays: 
 
     def row_parts(row: LeaderboardRow) -> tuple[object, ...]:
         me, player, result, _ = _attempt(row, viewer)
-        replay = reverse("replay", args=[row.record.pk])
-        shown = format_html('<a href="{}">{}</a>', replay, watch) if show_replays else ""
+        shown = (
+            format_html('<a href="{}">{}</a>', reverse("replay", args=[row.record.pk]), watch)
+            if show_replays
+            else ""
+        )
         record = row.record
         return me, row.rank, player, result, record.score, record.action_count, race_time(row.seconds), shown
 
