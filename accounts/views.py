@@ -94,10 +94,11 @@ def ratings(request: HtmxHttpRequest, username: str) -> HttpResponse:
     person = public_profile(username=username)
     if person.username != username:
         return redirect("profile_ratings", username=person.username, permanent=True)
+    is_self = request.user == person
     context = {
         "person": person,
-        "is_self": request.user == person,
-        "ratings": profile_ratings(person, public=request.user != person),
+        "is_self": is_self,
+        "ratings": profile_ratings(person, public=not is_self),
         "provisional_games": PROVISIONAL_GAMES,
     }
     template = "accounts/partials/ratings.html" if request.htmx else "accounts/ratings.html"

@@ -71,4 +71,5 @@ def profile_url(username: object) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _profile_url(prefix: str, username: str) -> str:
+    # ``prefix`` only keys the cache: ``reverse`` writes the script prefix in force itself.
     return reverse("profile", kwargs={"username": username})
