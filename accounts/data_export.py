@@ -182,7 +182,7 @@ def withheld_games(user: User) -> dict[int, str]:
     """The person's games that no replay or download shows yet, even to them, with why (LP-6:
     a daily deal whose day is not over, an event's deal whose window is open). Found among the
     few games ``selectors`` hides from visitors."""
-    hidden = selectors._hidden_from_public(user)
+    hidden = selectors.hidden_from_public(user)
     if not hidden:
         return {}
     viewer = Player(user=user, token="")

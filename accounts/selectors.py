@@ -15,6 +15,7 @@ from accounts.models import PROVISIONAL_GAMES, Rating, User
 from accounts.rating_chart import Chart, thinned_chart
 from games import kinds
 from games.kinds.spec import TableSpec
+from games.stats.selectors import hidden_from_public
 from tournaments.models import Entry
 
 
@@ -104,7 +105,7 @@ def profile_ratings(person: User, *, public: bool = False) -> list[GameRating]:
             above[slug], players[slug] = cursor.fetchone()
     histories = _histories(person, ratings)
     if public:
-        histories = _private_marked(histories)
+        histories = _private_marked(person, histories)
     result = []
     for slug, spec in specs.items():
         if slug not in ratings:
@@ -146,18 +147,12 @@ def _histories(person: User, ratings: dict[str, Rating]) -> dict[str, RatingHist
     return found
 
 
-PRIVATE_SQL = "SELECT record_id FROM games_table WHERE private_key IS NOT NULL AND record_id IN ({ids})"
-"""Which of some games were played at private tables (LP-9); SQLite's as well as PostgreSQL's."""
-
-
-def _private_marked(found: dict[str, RatingHistory]) -> dict[str, RatingHistory]:
-    """``found`` with its rows of private tables' games marked, in one query for all the rows."""
-    shown = [row.record_id for history in found.values() for row in history.history]
-    if not shown:
+def _private_marked(person: User, found: dict[str, RatingHistory]) -> dict[str, RatingHistory]:
+    """``found`` with its rows of private tables' games marked: those the person's list of games
+    leaves out for others too (``hidden_from_public``, the one rule of what a visitor sees)."""
+    if not any(history.history for history in found.values()):
         return found
-    with connection.cursor() as cursor:
-        cursor.execute(PRIVATE_SQL.format(ids=", ".join(["%s"] * len(shown))), shown)
-        private = {record_id for (record_id,) in cursor.fetchall()}
+    private = set(hidden_from_public(person))
     if not private:
         return found
     return {

@@ -318,7 +318,7 @@ def player_games(
     elif result == "lost":
         played = played.exclude(won=True)
     if public:
-        hidden = _hidden_from_public(user)
+        hidden = hidden_from_public(user)
         if hidden:
             played = played.exclude(record_id__in=hidden)
     return played.select_related("record").order_by("-finished_at", "-record_id")
@@ -336,7 +336,7 @@ deal whose UTC day is not over, an event's deal whose window is open; LP-6), and
 private tables they sat at (LP-9: seen only by who may enter the table)."""
 
 
-def _hidden_from_public(user: User) -> list[int]:
+def hidden_from_public(user: User) -> list[int]:
     """``HIDDEN_SQL``'s few record ids, read once and left out of the list by id: as subqueries
     in the list's statements they were planned and run twice a page (its count and its keys),
     and building them through the ORM cost the profile 1.5 ms of Python a GET (issue 42); a

@@ -21,7 +21,7 @@ from accounts.models import PROVISIONAL_GAMES, Rating, RatingChange, User
 from accounts.rating_chart import HEIGHT, WIDTH, Chart, rating_chart
 from accounts.ratings import MODEL, rate_game
 from accounts.selectors import HISTORY_ROWS, profile_ratings
-from games.models import GameRecord, Participation, Table
+from games.models import GameRecord, Participation, Seat, Table
 from tournaments.models import Entry, Tournament
 
 # ---- the chart's geometry (pure) -------------------------------------------------------
@@ -512,7 +512,7 @@ def test_a_private_tables_game_in_the_history_links_its_replay_only_for_its_play
     a table that is not there, so the rated history others read names it without a link."""
     ann, ben = person("ann"), person("ben")
     public, private = play([ann, ben], [1, 2], times=2)
-    Table.objects.create(
+    table = Table.objects.create(
         game="triad",
         config={},
         created_by=ann,
@@ -520,6 +520,7 @@ def test_a_private_tables_game_in_the_history_links_its_replay_only_for_its_play
         record_id=private,
         private_key="k" * 32,
     )
+    Seat.objects.bulk_create([Seat(table=table, number=0, user=ann), Seat(table=table, number=1, user=ben)])
     seen = section(client.get("/u/ann/ratings/").content.decode(), "rating-triad")
     rows = re.findall(r'<tr data-testid="rating-history-row">.*?</tr>', seen, re.S)
     assert len(rows) == 2 and "a private game" in rows[0] and "/replay/" not in rows[0]
