@@ -1,0 +1,35 @@
+"""Django's PostgreSQL backend, for the test suite only: a flush empties tables with DELETE.
+
+A test that commits (``transaction=True``: a daphne or a worker must see its rows) is
+followed by Django's flush, which TRUNCATEs every table at once. On these nearly empty tables
+PostgreSQL's TRUNCATE costs about 30 times a DELETE: it gives each table and index new files
+and drops the old ones at commit (one flush of the 44 tables: 186 ms, 126 ms of the server's
+CPU, against 6 ms and 3 ms with DELETE). Some 300 tests of the suite commit.
+
+The foreign keys Django makes on PostgreSQL are DEFERRABLE INITIALLY DEFERRED, and the
+flush runs in one transaction, so the order of the DELETEs does not matter. A flush that
+must reset sequences is left to TRUNCATE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.backends.postgresql import base, operations
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def sql_flush(
+        self, style: Any, tables: Sequence[str], *, reset_sequences: bool = False, allow_cascade: bool = False
+    ) -> list[str]:
+        if reset_sequences or not tables:
+            return super().sql_flush(
+                style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        delete = style.SQL_KEYWORD("DELETE FROM")
+        return [f"{delete} {style.SQL_FIELD(self.quote_name(table))};" for table in tables]
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
