@@ -16,7 +16,7 @@ import re
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -281,9 +281,25 @@ def browser() -> Iterator[Any]:
         del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
 @pytest.fixture
 def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Makes fresh browser contexts (separate cookies: separate people); screenshots each page at the end."""
+    """Makes fresh browser contexts (separate cookies: separate people). When the test fails,
+    screenshots each of their pages as it was left. Not after every test: the journeys take the
+    screenshots a person looks at themselves, and one of every page left open took about a
+    twentieth of the browser tests' time."""
     contexts: list[Any] = []
 
     def make(**kwargs: Any) -> Any:
@@ -296,8 +312,9 @@ def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     yield make
     name = request.node.name.replace("/", "_")
     for i, context in enumerate(contexts):
-        for j, page in enumerate(context.pages):
-            page.screenshot(path=str(artifacts_dir() / f"{name}-{i}-{j}.png"), full_page=True)
+        if request.node.stash.get(FAILED, False):
+            for j, page in enumerate(context.pages):
+                page.screenshot(path=str(artifacts_dir() / f"{name}-{i}-{j}.png"), full_page=True)
         context.close()
 
 
