@@ -11,7 +11,8 @@ SECRET_KEY = "test-only-secret-key-that-is-long-enough-to-look-real-0123456789"
 DATABASES = {"default": database_from_env(default="postgres://capstone:capstone@127.0.0.1:5432/capstone")}
 DATABASES["default"]["TEST"] = {"NAME": env.str("CAPSTONE_TEST_DB", default="test_capstone")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["ENGINE"] = "tests.database"  # flushes with DELETE: tests/database/base.py says why
+    # Django's, flushing with DELETE: config/test_postgres/base.py says why.
+    DATABASES["default"]["ENGINE"] = "config.test_postgres"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed; production uses the default
 WHITENOISE_USE_FINDERS = True

@@ -257,7 +257,7 @@ def _fill() -> None:
 def _remove() -> None:
     """Every table emptied, as after a test that commits, with TRUNCATE (Django's flush): the
     fill is all that is committed here, since every test that commits is flushed after it.
-    DELETE, as the suite's flush does (tests/database/base.py), would check the foreign keys
+    DELETE, as the suite's flush does (config/test_postgres/base.py), would check the foreign keys
     of each of the fill's 500,000 rows: 11 s, against well under one."""
     tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
     with connection.cursor() as cursor:
