@@ -25,6 +25,26 @@ never among ``legal_actions`` (no bot or page offers it): the site plays it for 
 first clocks of a tournament match ran out, and engines at tables accept it (``forfeit``)."""
 
 
+StateT = TypeVar("StateT")
+
+
+def evolve(state: StateT, **changes: Any) -> StateT:
+    """``dataclasses.replace(state, **changes)`` at a fifth of its cost, for the engines'
+    states: frozen dataclasses with no ``__post_init__`` and every field an init field, so
+    copying the fields and setting the changed ones makes what ``replace`` would
+    (``tests/engine/test_broadcast.py`` holds it to ``replace``). Broadcast playouts change
+    states by the hundred thousand: a 6-player Triad match's odds took 1.6 times as long with
+    ``replace`` (bench/broadcast.py). Unknown names are refused as ``replace`` refuses them."""
+    known = state.__dataclass_fields__  # type: ignore[attr-defined]
+    if not changes.keys() <= known.keys():
+        raise TypeError(f"{type(state).__name__} has no fields {sorted(changes.keys() - known.keys())}")
+    values = state.__dict__.copy()
+    values.update(changes)
+    copy = object.__new__(type(state))
+    object.__setattr__(copy, "__dict__", values)
+    return copy
+
+
 def gettext_noop(template: str) -> str:
     """Marks a refusal's English template for the site's catalogue and returns it unchanged.
 

@@ -90,12 +90,18 @@ def chip_count(text: str) -> int | None:
     return int(text)
 
 
+# bump and put slice rather than rebuild the tuple item by item: broadcast playouts
+# (bench/broadcast.py) call them millions of times a match, and a generator was most of them.
 def bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return tuple(value + delta if i == seat else value for i, value in enumerate(values))
+    if not 0 <= seat < len(values):
+        return values
+    return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
 
 
 def put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
-    return tuple(value if i == seat else old for i, old in enumerate(values))
+    if not 0 <= seat < len(values):
+        return values
+    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def seat_list(seats: Sequence[int]) -> Words:
@@ -172,7 +178,8 @@ def take_antes(ante: int, chips: tuple[int, ...], order: Sequence[int]) -> tuple
 
 def live(state: Table) -> list[int]:
     """The seats still in the deal, in deal order."""
-    return [seat for seat in state.order if not state.folded[seat]]
+    folded = state.folded
+    return [seat for seat in state.order if not folded[seat]]
 
 
 def new_round(state: Table) -> dict[str, Any]:
@@ -322,13 +329,15 @@ def _check_size(state: Table, kind: str, amount: int) -> None:
 def next_to_act(state: Table) -> int | None:
     """The next seat that still has to act this round, left of the one that just did; ``None``
     once every player still in has acted and matched the highest bet (TR-8)."""
-    high = max(state.bets)
-    waiting = [seat for seat in live(state) if not state.acted[seat] or state.bets[seat] < high]
-    if not waiting:
-        return None
-    current = state.order.index(state.to_act)
-    ring = state.order[current + 1 :] + state.order[: current + 1]
-    return next(seat for seat in ring if seat in waiting)
+    bets, acted, folded, order = state.bets, state.acted, state.folded, state.order
+    high = max(bets)
+    # One pass round the ring from the seat that just acted, which is always dealt in: no
+    # lists on the way (broadcast playouts ask this after every action, bench/broadcast.py).
+    current = order.index(state.to_act)
+    for seat in order[current + 1 :] + order[: current + 1]:
+        if not folded[seat] and (not acted[seat] or bets[seat] < high):
+            return seat
+    return None
 
 
 # ---- the match (TR-15) ------------------------------------------------------------------

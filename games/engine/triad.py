@@ -28,7 +28,17 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine import betting
-from games.engine.base import TABLE_SEAT, Engine, IllegalAction, Move, View, Words, check_seed, gettext_noop
+from games.engine.base import (
+    TABLE_SEAT,
+    Engine,
+    IllegalAction,
+    Move,
+    View,
+    Words,
+    check_seed,
+    evolve,
+    gettext_noop,
+)
 from games.engine.betting import (
     BET,
     CALL,
@@ -284,22 +294,6 @@ class TriadState:
     """TN-6: the seat that lost the match by forfeit (``forfeit``), which ended it."""
 
 
-def _evolve(state: TriadState, **changes: Any) -> TriadState:
-    """``dataclasses.replace`` for a state, a fifth of its cost: a state has no
-    ``__post_init__`` and every field is an init field, so copying its fields and setting the
-    changed ones makes what ``replace`` would (a 6-player Triad match's broadcast odds, which
-    apply actions by the hundred thousand, took 1.6 times as long with ``replace``). Unknown
-    names are refused as ``replace`` refuses them."""
-    unknown = changes.keys() - TriadState.__dataclass_fields__.keys()
-    if unknown:
-        raise TypeError(f"TriadState has no fields {sorted(unknown)}")
-    copy = object.__new__(TriadState)
-    fields = copy.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return copy
-
-
 def _remove(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...] | None:
     """``hand`` less the multiset ``cards``, or ``None`` if it does not hold them all."""
     rest = list(hand)
@@ -379,7 +373,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         cards = fixed if fixed is not None else tuple(shuffled(DECK, derive_seed(state.seed, *label)))
         order = betting.deal_order(state.dealer, n, seats)
         chips, pot = betting.take_antes(rules.ante, state.chips, order) if kind == HAND else (state.chips, 0)
-        dealt = _evolve(
+        dealt = evolve(
             state,
             kind=kind,
             label=label,
@@ -400,7 +394,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
         return self._start_round(dealt, 0)
 
     def _start_round(self, state: TriadState, round_no: int) -> TriadState:
-        return _evolve(state, round_no=round_no, phase=state.rounds[round_no], **betting.new_round(state))
+        return evolve(state, round_no=round_no, phase=state.rounds[round_no], **betting.new_round(state))
 
     # ---- queries -----------------------------------------------------------------
 
@@ -473,7 +467,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
                 gettext_noop("seat %(seat)s is at the showdown: 'show' the hand or 'fold'"), seat=seat
             )
         shown = put(state.shown, seat, True)
-        return self._advance(_evolve(state, shown=shown, acted=put(state.acted, seat, True)))
+        return self._advance(evolve(state, shown=shown, acted=put(state.acted, seat, True)))
 
     def _bet_action(self, state: TriadState, seat: int, action: TriadAction) -> TriadState:
         if action.kind not in WAGERS:
@@ -492,7 +486,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
                 ),
                 seat=seat,
             )
-        return self._advance(_evolve(state, **betting.wager(state, seat, action.kind, action.amount)))
+        return self._advance(evolve(state, **betting.wager(state, seat, action.kind, action.amount)))
 
     def _draw(self, state: TriadState, seat: int, cards: tuple[str, ...]) -> TriadState:
         """TR-6: discard and be dealt as many; TR-9: an empty deck takes in the discards so far."""
@@ -523,7 +517,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             need = len(cards) - len(drawn)
             drawn, deck = drawn + deck[:need], deck[need:]
         return self._advance(
-            _evolve(
+            evolve(
                 state,
                 hands=put(state.hands, seat, kept + drawn),
                 deck=deck,
@@ -537,7 +531,7 @@ class TriadEngine(Engine[TriadState, TriadAction]):
     def _fold(self, state: TriadState, seat: int) -> TriadState:
         """TR-8: a player may fold whenever it is their turn; the hand is mucked unseen."""
         return self._advance(
-            _evolve(
+            evolve(
                 state,
                 folded=put(state.folded, seat, True),
                 mucked=put(state.mucked, seat, state.hands[seat]),
@@ -553,11 +547,14 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             return self._settle(state, still_in)
         to_act = betting.next_to_act(state)
         if to_act is not None:
-            return _evolve(state, to_act=to_act)
+            return evolve(state, to_act=to_act)
         if state.phase != SHOWDOWN:
             return self._start_round(state, state.round_no + 1)
-        best = max(hand_value(state.hands[seat]) for seat in still_in)
-        return self._settle(state, [seat for seat in still_in if hand_value(state.hands[seat]) == best])
+        values = [hand_value(state.hands[seat]) for seat in still_in]
+        best = max(values)
+        return self._settle(
+            state, [seat for seat, value in zip(still_in, values, strict=True) if value == best]
+        )
 
     def _settle(self, state: TriadState, winners: list[int]) -> TriadState:
         """End a deal won by ``winners`` (more than one: tied after all kickers, TR-14)."""
@@ -571,17 +568,17 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             folded=tuple(seat for seat in state.order if state.folded[seat]),
             unseen=len(still_in) == 1 and not state.shown[still_in[0]],
         )
-        state = _evolve(state, last=result, to_act=None, bets=(0,) * state.rules.players)
+        state = evolve(state, last=result, to_act=None, bets=(0,) * state.rules.players)
         if state.kind == PLACE_TIE:
             return self._settle_places(state, still_in)
         if len(winners) > 1:
-            return _evolve(state, phase=TIE_REPLAY, held=state.held + state.pot, pot=0, tied=tuple(winners))
+            return evolve(state, phase=TIE_REPLAY, held=state.held + state.pot, pot=0, tied=tuple(winners))
         chips = bump(state.chips, winners[0], state.pot + state.held)
-        state = _evolve(state, chips=chips, pot=0, held=0)
+        state = evolve(state, chips=chips, pot=0, held=0)
         if betting.match_over(state):
             return self._end_match(state)
         dealer = betting.next_dealer(chips, state.dealer)
-        state = _evolve(state, hand_no=state.hand_no + 1, dealer=dealer, replays=0)
+        state = evolve(state, hand_no=state.hand_no + 1, dealer=dealer, replays=0)
         seats = tuple(seat for seat, c in enumerate(chips) if c)
         return self._deal(state, HAND, seats, (HAND, state.hand_no))
 
@@ -592,21 +589,21 @@ class TriadEngine(Engine[TriadState, TriadAction]):
             (TIE_REPLAY, state.hand_no, replays) if state.phase == TIE_REPLAY else (PLACE_TIE, replays)
         )
         kind = TIE_REPLAY if state.phase == TIE_REPLAY else PLACE_TIE
-        return self._deal(_evolve(state, replays=replays), kind, state.tied, label)
+        return self._deal(evolve(state, replays=replays), kind, state.tied, label)
 
     def _end_match(self, state: TriadState) -> TriadState:
         """TR-15: rank by chips; equal stacks are settled by place tie-replays."""
-        return self._next_place_tie(_evolve(state, places=betting.places_by_chips(state.chips), replays=0))
+        return self._next_place_tie(evolve(state, places=betting.places_by_chips(state.chips), replays=0))
 
     def _settle_places(self, state: TriadState, still_in: list[int]) -> TriadState:
         """Split the tied group by the place tie-replay: shown hands by value, then folded ones."""
         values = {seat: hand_value(state.hands[seat]) for seat in still_in}
         folded = tuple(seat for seat in state.order if state.folded[seat])
         places = betting.split_place(state.places, state.tied, values, folded)
-        return self._next_place_tie(_evolve(state, places=places))
+        return self._next_place_tie(evolve(state, places=places))
 
     def _next_place_tie(self, state: TriadState) -> TriadState:
-        return _evolve(state, **betting.after_places(state.places))
+        return evolve(state, **betting.after_places(state.places))
 
     # ---- results and views -----------------------------------------------------
 
@@ -719,20 +716,52 @@ class TriadEngine(Engine[TriadState, TriadAction]):
 
 
 def _seat_view(state: TriadState, seat: int, visible: bool, full: bool) -> TriadSeat:
-    cards = state.hands[seat] if visible else None
+    hand, chips, in_deal = state.hands[seat], state.chips[seat], seat in state.order
+    return _seat(
+        seat,
+        chips,
+        state.bets[seat],
+        in_deal,
+        state.folded[seat],
+        chips == 0 and not in_deal,
+        len(hand),
+        hand if visible else None,
+        state.shown[seat],
+        state.discarded[seat],
+        state.mucked[seat] if full else None,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _seat(
+    seat: int,
+    chips: int,
+    bet: int,
+    in_deal: bool,
+    folded: bool,
+    out: bool,
+    card_count: int,
+    cards: tuple[str, ...] | None,
+    shown: bool,
+    discarded: tuple[int, ...],
+    mucked: tuple[str, ...] | None,
+) -> TriadSeat:
+    """A seat as a view shows it. Kept: most of a view's seats are those of the view before,
+    and making them anew, naming their hands, was most of a view's cost (a showdown's views
+    are a third of what broadcast playouts spend on the bots, bench/broadcast.py)."""
     return TriadSeat(
         seat=seat,
-        chips=state.chips[seat],
-        bet=state.bets[seat],
-        in_deal=seat in state.order,
-        folded=state.folded[seat],
-        out=state.chips[seat] == 0 and seat not in state.order,
-        card_count=len(state.hands[seat]),
+        chips=chips,
+        bet=bet,
+        in_deal=in_deal,
+        folded=folded,
+        out=out,
+        card_count=card_count,
         cards=cards,
-        shown=state.shown[seat],
+        shown=shown,
         hand_name=hand_name(cards) if cards else None,
-        discarded=state.discarded[seat],
-        mucked=state.mucked[seat] if full else None,
+        discarded=discarded,
+        mucked=mucked,
     )
 
 

@@ -201,9 +201,10 @@ def choose(view: TriadView, seed: int) -> str:
         raise ValueError("this seat has no legal action in the view it was given")
     if len(legal) == 1:
         return legal[0]
-    rng = SeededRNG(seed)
     if view.phase == "showdown":
         return _showdown(view)
+    # Seeded only where it is used: seeding costs more than a showdown's whole decision.
+    rng = SeededRNG(seed)
     if view.phase == "draw":
         return _best_discard(view, rng, _opponents(view))[0]
     return _bet(view, rng)

@@ -170,7 +170,7 @@ def to_codes(cards: Iterable[str]) -> tuple[int, ...]:
     """Card texts as a sorted tuple of codes; ``ValueError`` naming an unknown text."""
     cards = list(cards)
     try:
-        return tuple(sorted(CODES[card] for card in cards))
+        return tuple(sorted(map(CODES.__getitem__, cards)))
     except (KeyError, TypeError):
         bad = [card for card in cards if card not in CODES]
         raise ValueError(f"not Triad cards: {bad}; cards are P1..O3 and X") from None

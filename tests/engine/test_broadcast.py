@@ -6,6 +6,7 @@ Small games played by the site's bots from fixed seeds; each claim a shortcut of
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
@@ -14,8 +15,10 @@ from typing import Any
 import pytest
 
 from games.engine import TABLE_SEAT, get_engine
+from games.engine.base import evolve
 from games.engine.bots import bot_seed, bots_play
 from games.engine.broadcast import FOLDED, IN, table_odds
+from games.engine.broadcast.forked import map_forked
 from games.engine.broadcast.playouts import Playouts, margin, percent
 from games.engine.broadcast.tables import TABLES
 
@@ -224,3 +227,59 @@ def test_what_a_bot_is_looked_up_by_tells_apart_every_two_views(
                 state = engine.apply(state, engine.bot_action(view, bot_seed(seed, seat, at)))
                 at += 1
     assert collisions > 20
+
+
+@pytest.mark.parametrize("game", ["triad", "tauron", "blocks"])
+def test_evolve_is_replace(game: str) -> None:
+    """What ``base.evolve``, the playouts' quick ``dataclasses.replace``, relies on: every
+    game's state is remade by it as ``replace`` remakes it, and an unknown name is refused."""
+    state = states_of(game, 3)[5]
+    table = TABLES[game]
+    cards = tuple(reversed(table.undealt(state)))
+    field = "general" if game == "blocks" else "deck"
+    redealt = table.redeal(state, cards, 9)
+    assert redealt == replace(state, seed=9, **{field: cards})
+    assert hash(redealt) == hash(replace(state, seed=9, **{field: cards}))
+    assert evolve(state) == state and evolve(state) is not state
+    assert state.seed != 9, "the old state is left as it was"
+    with pytest.raises(TypeError, match="no fields"):
+        evolve(state, sed=9)
+
+
+def test_figures_worked_out_in_two_processes_are_those_of_one() -> None:
+    seed = 5
+    config = {"players": 3, "hands": 1}
+    texts = bot_game("triad", seed, players=3)
+    one = table_odds("triad", dict(config), seed, texts, workers=1)
+    assert sum(not step.exact for step in one if step is not None) > 1, "figures for two processes to share"
+    assert table_odds("triad", dict(config), seed, texts, workers=2) == one
+
+
+def test_work_shared_with_a_forked_process_comes_back_in_order_or_fails_the_whole() -> None:
+    parent = os.getpid()
+    failed, failing = os.pipe()
+    waited: list[bytes] = []
+
+    def in_child_fails(index: int) -> int:
+        if os.getpid() != parent:
+            os.write(failing, b"!")
+            raise ValueError(f"item {index}")
+        if not waited:  # however slow the child is to start, it takes an item meanwhile
+            waited.append(os.read(failed, 1))
+        return index
+
+    def here_fails(index: int) -> int:
+        if os.getpid() == parent:
+            raise KeyError(index)
+        return index
+
+    assert map_forked(lambda index: index * index, 5, 1) == [0, 1, 4, 9, 16]
+    assert map_forked(lambda index: index * index, 40, 2) == [index * index for index in range(40)]
+    # More items than the queue's pipe may hold entries: an entry stands for a run of them.
+    assert map_forked(lambda index: -index, 3000, 2) == [-index for index in range(3000)]
+    with pytest.raises(RuntimeError, match="ValueError: item"):
+        map_forked(in_child_fails, 40, 2)
+    os.close(failed)
+    os.close(failing)
+    with pytest.raises(KeyError):
+        map_forked(here_fails, 40, 2)

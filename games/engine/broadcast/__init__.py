@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import get_engine
+from games.engine.broadcast.forked import WORKERS
 from games.engine.broadcast.playouts import MARGIN_GOAL, Figure, Playouts, margin, percent
 from games.engine.broadcast.tables import FOLDED, IN, OUT, TABLES
 
@@ -94,15 +95,17 @@ def table_odds(
     *,
     deck: Sequence[str] | None = None,
     margin_goal: int = MARGIN_GOAL,
+    workers: int = WORKERS,
 ) -> list[StepOdds | None]:
     """One entry per step, 0 .. ``len(actions)``, of the finished game ``(game, config, seed,
     actions)`` (``deck``: an imported game's fixed first deal). ``None`` only for the final
     state of a game ended by a forfeit (TN-6), which abandons the deal being played.
-    ``margin_goal``: the points either side that sampling stops at, for every seat.
+    ``margin_goal``: the points either side that sampling stops at, for every seat;
+    ``workers``: the processes the figures are worked out in (forked), with the same result.
 
     ``ValueError`` for a game without table odds, a record that does not replay, or a game
     that is not over."""
-    return run(game, config, seed, actions, deck=deck, margin_goal=margin_goal)[0]
+    return run(game, config, seed, actions, deck=deck, margin_goal=margin_goal, workers=workers)[0]
 
 
 def run(
@@ -113,6 +116,7 @@ def run(
     *,
     deck: Sequence[str] | None = None,
     margin_goal: int = MARGIN_GOAL,
+    workers: int = WORKERS,
 ) -> tuple[list[StepOdds | None], int]:
     """``table_odds`` and the continuations it played (for bench/broadcast.py)."""
     table = TABLES.get(game)
@@ -125,6 +129,12 @@ def run(
     if margin_goal < 1:
         raise ValueError(f"margin_goal must be at least 1 point, not {margin_goal}")
     playouts = Playouts(game, seed, table, margin_goal=margin_goal)
+    asked = [
+        (state, ply)
+        for ply, state in enumerate(states)
+        if not (table.forfeited(state) or table.settled(state))
+    ]
+    figures = dict(zip((ply for _, ply in asked), playouts.figures(asked, workers=workers), strict=True))
     steps: list[StepOdds | None] = []
     deal = 0
     for ply, state in enumerate(states):
@@ -135,9 +145,7 @@ def run(
             continue
         settled = table.settled(state)
         figure = (
-            Figure(tuple(float(share) for share in table.shares(state)), 0, True)
-            if settled
-            else playouts.figure(state, ply)
+            Figure(tuple(float(share) for share in table.shares(state)), 0, True) if settled else figures[ply]
         )
         result = None
         if not settled and ply < len(actions):

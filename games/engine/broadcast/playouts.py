@@ -30,27 +30,35 @@ The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` check
   until every seat's margin is at most ``MARGIN_GOAL`` points. The margin is the solitaire
   meter's (``margin``): a Wilson interval takes each playout as a win or a loss; a tie's
   share 1/k varies less than that, so with ties the interval is, if anything, too wide.
+* **Two processes.** The figures to sample or enumerate don't depend on each other (each
+  playout is seeded by its figure's ply and its number; a bot's move is a function of its
+  view), so ``figures(..., workers=2)`` shares them out between this process and a forked one
+  (``forked``), each taking the next as it frees up: the same figures as one process's.
 
-Cost (bench/broadcast.py, 3 bot-played matches of each, this 2-core machine under other
-load): a 6-player Triad match (about 400 steps, two thirds of them exact) plays about 75,000
-continuations, 2,500 a second: p95 31 s of one core's CPU (13 s at a margin goal of 5).
-Nearly all of it is sampling: a figure within 3 points needs up to 1,500 playouts, and each
-card a Triad draw deals before the last draw starts a figure of its own. The issue's 10 s
-would take continuations about five times cheaper than the engines' and bots' Python makes
-them (a compiled playout, as the solitaire solver has).
+Cost (bench/broadcast.py, 3 bot-played 6-player Triad matches, seeds 0-2, on this 2-core
+machine under other load, so CPU time is the guide): a match (about 400 steps, two thirds of
+them exact) plays about 75,000 continuations, nearly all of them sampling (a figure within 3
+points needs up to 1,500, and each card a Triad draw deals before the last draw starts a figure
+of its own). In one process, CPU p95 23.5-25.0 s (3,400 a second), against 35.5-38.0 s in the
+same runs before the engines', the views' and the playouts' own costs were cut; shared with a
+forked process, the busier process's CPU p95 is 12.5-13.4 s, about the wall-clock time when
+each has a core: still over the issue's 10 s. Under it would take continuations a third
+cheaper again (a compiled playout, as the solitaire solver has) or fewer of them for the same
+margin.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from games.engine import get_engine
 from games.engine.bots import bot_seed
+from games.engine.broadcast.forked import map_forked
 from games.engine.broadcast.tables import Table
 from games.engine.rng import derive_seed, shuffled
 from games.engine.solver.odds import Z_95
@@ -109,20 +117,44 @@ class Playouts:
         """Continuations played so far, sampled and enumerated, shared figures once."""
         self._moves: dict[tuple[int, tuple[object, ...]], Any] = {}
         """The bots' moves, parsed: ``engine.apply`` takes them so, without reading them again."""
+        # A showdown's decisions are looked up in vain more often than not (the hands shown
+        # before differ), and a bot's seed (a SHA-256) and reading its text back cost more
+        # than deciding: both are kept.
+        self._seeds: dict[tuple[int, int], int] = {}
+        self._parsed: dict[str, Any] = {}
         self._figures: dict[tuple[int, Any], Figure] = {}
 
     def figure(self, state: Any, ply: int) -> Figure:
         """The chances from ``state``, ``ply`` actions into the game, of a deal not yet over."""
-        ahead = self._advance(state, ply)
-        if not isinstance(ahead, _Random):
-            self.playouts += 1
-            return Figure(tuple(float(share) for share in ahead), 1, True)
-        key = (ahead.ply, ahead.state)
-        known = self._figures.get(key)
-        if known is None:
-            known = self._exact(ahead) or self._sample(ahead)
-            self._figures[key] = known
-        return known
+        return self.figures([(state, ply)])[0]
+
+    def figures(self, asked: Sequence[tuple[Any, int]], *, workers: int = 1) -> list[Figure]:
+        """``figure(state, ply)`` of each of ``asked``, the figures to sample or enumerate
+        worked out in ``workers`` processes (``forked``): the same figures, whichever works
+        each out, each one's playouts seeded by its own ply."""
+        aheads = [self._advance(state, ply) for state, ply in asked]
+        keys = {(ahead.ply, ahead.state): ahead for ahead in aheads if isinstance(ahead, _Random)}
+        jobs = [job for key, job in keys.items() if key not in self._figures]
+        for job, (known, played) in zip(jobs, map_forked(self._job(jobs), len(jobs), workers), strict=True):
+            self._figures[job.ply, job.state] = known
+            self.playouts += played
+        found = []
+        for ahead in aheads:
+            if isinstance(ahead, _Random):
+                found.append(self._figures[ahead.ply, ahead.state])
+            else:
+                self.playouts += 1
+                found.append(Figure(tuple(float(share) for share in ahead), 1, True))
+        return found
+
+    def _job(self, jobs: list[_Random]) -> Callable[[int], tuple[Figure, int]]:
+        def work(index: int) -> tuple[Figure, int]:
+            before = self.playouts
+            known = self._exact(jobs[index]) or self._sample(jobs[index])
+            played, self.playouts = self.playouts - before, before
+            return known, played
+
+        return work
 
     # ---- one continuation ---------------------------------------------------------------
 
@@ -138,7 +170,13 @@ class Playouts:
         move = self._moves.get((ply, known))
         if move is None:
             view = view or self.engine.view(state, seat)
-            move = self.engine.parse_action(self.engine.bot_action(view, bot_seed(self.seed, seat, ply)))
+            seed = self._seeds.get((seat, ply))
+            if seed is None:
+                seed = self._seeds[seat, ply] = bot_seed(self.seed, seat, ply)
+            text = self.engine.bot_action(view, seed)
+            move = self._parsed.get(text)
+            if move is None:
+                move = self._parsed[text] = self.engine.parse_action(text)
             self._moves[ply, known] = move
         return move
 
@@ -157,15 +195,16 @@ class Playouts:
                 after = self.table.canonical(after)
             state, ply, dealing = after, ply + 1, False
 
-    def _play(self, state: Any, ply: int) -> tuple[Fraction, ...]:
+    def _play(self, state: Any, ply: int) -> tuple[float, ...]:
         """One playout to the end of the deal, dealing what comes as it comes."""
-        deal = self.table.deal(state)
+        table, apply, bot = self.table, self.engine.apply, self._bot
+        deal = table.deal(state)
         while True:
-            after = self.engine.apply(state, self._bot(state, ply))
+            after = apply(state, bot(state, ply))
             ply += 1
-            if self.table.settled(after) or self.table.deal(after) != deal:
-                return self.table.shares(after)
-            state = self.table.canonical(after) if self.table.dealt(state, after) else after
+            if table.settled(after) or table.deal(after) != deal:
+                return table.float_shares(after)
+            state = table.canonical(after) if table.dealt(state, after) else after
 
     # ---- exact --------------------------------------------------------------------------
 
@@ -219,7 +258,7 @@ class Playouts:
                 if not totals:
                     totals = [0.0] * len(shares)
                 for seat, share in enumerate(shares):
-                    totals[seat] += float(share)
+                    totals[seat] += share
             count += BATCH
             self.playouts += BATCH
             if all(margin(total / count, count) <= self.margin_goal for total in totals):

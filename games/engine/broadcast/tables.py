@@ -2,18 +2,20 @@
 
 A playout runs the engine itself (``apply``, ``view``, ``bot_action``); a ``Table`` only
 says where a deal starts and ends, who won it, which cards are not dealt yet and how to
-deal them anew. Every state here is an engine's own frozen state, changed only with
-``dataclasses.replace``.
+deal them anew. Every state here is an engine's own frozen state, changed only as
+``dataclasses.replace`` would change it (``evolve``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import fields, replace
+from dataclasses import fields
 from fractions import Fraction
+from functools import cache
 from operator import attrgetter
 from typing import Any
 
+from games.engine.base import evolve
 from games.engine.betting import HAND, OVER, PLACE_TIE, TIE_REPLAY
 
 IN, FOLDED, OUT = "in", "folded", "out"
@@ -64,6 +66,10 @@ class Table(ABC):
         """Each seat's share of the deal that has just ended: 1 the winner, 1/k each of k
         tied seats, 0 the others."""
 
+    def float_shares(self, state: Any) -> tuple[float, ...]:
+        """``shares`` as floats, what a sampled figure adds up."""
+        return tuple(float(share) for share in self.shares(state))
+
     @abstractmethod
     def standing(self, state: Any) -> tuple[str, ...]:
         """Each seat's ``IN``, ``FOLDED`` or ``OUT`` in the deal of ``state``."""
@@ -99,12 +105,19 @@ class PokerTable(Table):
     def knowledge(self, state: Any, seat: int) -> tuple[object, ...]:
         """Every field of the state but the hidden ones, and the cards a seat's view shows:
         its own, those shown at the showdown and, in Triad's ``face_up``, all (LP-3)."""
-        face_up = getattr(state.rules, "face_up", False)
-        shown = state.shown
-        seen = tuple(
-            cards if other == seat or face_up or shown[other] else len(cards)
-            for other, cards in enumerate(getattr(state, self.cards))
-        )
+        hands = getattr(state, self.cards)
+        if getattr(state.rules, "face_up", False):
+            seen = hands
+        else:
+            # Lengths, then the visible hands put back: a third of a generator's cost, and
+            # the playouts ask this before every action (bench/broadcast.py).
+            visible = list(map(len, hands))
+            visible[seat] = hands[seat]
+            if True in state.shown:
+                for other, flag in enumerate(state.shown):
+                    if flag:
+                        visible[other] = hands[other]
+            seen = tuple(visible)
         public, counted = _getters(type(state), self.hidden)
         return (seat, seen, tuple(map(len, counted(state))), public(state))
 
@@ -124,7 +137,7 @@ class PokerTable(Table):
         return tuple(state.deck)
 
     def redeal(self, state: Any, cards: tuple[str, ...], seed: int) -> Any:
-        return replace(state, deck=cards, seed=seed)
+        return evolve(state, deck=cards, seed=seed)
 
     def dealt(self, before: Any, after: Any) -> int:
         if getattr(after, "reshuffles", 0) != getattr(before, "reshuffles", 0):
@@ -132,8 +145,10 @@ class PokerTable(Table):
         return len(before.deck) - len(after.deck)
 
     def shares(self, state: Any) -> tuple[Fraction, ...]:
-        winners = state.last.winners
-        return tuple(Fraction(int(seat in winners), len(winners)) for seat in range(state.rules.players))
+        return _poker_shares(state.last.winners, state.rules.players)
+
+    def float_shares(self, state: Any) -> tuple[float, ...]:
+        return _poker_float_shares(state.last.winners, state.rules.players)
 
     def standing(self, state: Any) -> tuple[str, ...]:
         return tuple(
@@ -173,7 +188,7 @@ class BlocksTable(Table):
         return tuple(state.general)
 
     def redeal(self, state: Any, cards: tuple[str, ...], seed: int) -> Any:
-        return replace(state, general=cards, seed=seed)
+        return evolve(state, general=cards, seed=seed)
 
     def dealt(self, before: Any, after: Any) -> int:
         return len(before.general) - len(after.general)
@@ -190,6 +205,16 @@ class BlocksTable(Table):
 
     def forfeited(self, state: Any) -> bool:
         return state.forfeited is not None
+
+
+@cache
+def _poker_shares(winners: tuple[int, ...], players: int) -> tuple[Fraction, ...]:
+    return tuple(Fraction(int(seat in winners), len(winners)) for seat in range(players))
+
+
+@cache
+def _poker_float_shares(winners: tuple[int, ...], players: int) -> tuple[float, ...]:
+    return tuple(float(share) for share in _poker_shares(winners, players))
 
 
 _GETTERS: dict[tuple[type, frozenset[str]], tuple[attrgetter[Any], attrgetter[Any]]] = {}
@@ -214,7 +239,7 @@ class TriadTable(PokerTable):
 
     def canonical(self, state: Any) -> Any:
         """Every hand sorted: a hand is valued, discarded from and read by the bot as a multiset."""
-        return replace(state, hands=tuple(tuple(sorted(hand)) for hand in state.hands))
+        return evolve(state, hands=tuple([tuple(sorted(hand)) for hand in state.hands]))
 
 
 class TauronTable(PokerTable):
@@ -223,7 +248,7 @@ class TauronTable(PokerTable):
 
     def canonical(self, state: Any) -> Any:
         """The shared cards sorted: they are valued, and read by the bot, as a multiset."""
-        return replace(state, board=tuple(sorted(state.board)))
+        return evolve(state, board=tuple(sorted(state.board)))
 
 
 TABLES: dict[str, Table] = {"triad": TriadTable(), "tauron": TauronTable(), "blocks": BlocksTable()}
