@@ -8,6 +8,7 @@ Run from the project root:
     .venv/bin/python -m bench.winnability pyramid-52-3 --recheck --count 3000   # solve again, compare
     .venv/bin/python -m bench.winnability --times           # time per deal, as recorded
     .venv/bin/python -m bench.winnability pyramid-52-3 --refresh-above 20000   # after a solver change
+    .venv/bin/python -m bench.winnability pyramid-52-3 --count 5000 --out var/scan   # elsewhere
 
 Deal n is the engine's deal of seed n (seeds --start .. --start + --count - 1). Each
 verdict is appended to var/winnability/ROW.jsonl as soon as it is known, so a run can
@@ -87,7 +88,7 @@ def _solve_chunk(job: tuple[str, dict[str, Any], list[int]]) -> list[dict[str, A
     game, config, seeds = job
     out = []
     for seed in seeds:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         sol = solve(game, config, seed)
         out.append(
             {
@@ -95,6 +96,8 @@ def _solve_chunk(job: tuple[str, dict[str, Any], list[int]]) -> list[dict[str, A
                 "winnable": sol.winnable,
                 "nodes": sol.nodes,
                 "seconds": time.perf_counter() - start,
+                # The process's own time, which other processes sharing the cores change less.
+                "cpu": time.process_time() - cpu,
             }
         )
     return out
@@ -233,6 +236,8 @@ HEADER = (
 
 
 def main() -> int:
+    # --out: a scan of some seeds (a solver's slowest deals, say) keeps apart from the rows.
+    global OUT_DIR
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("row", nargs="?", choices=sorted(ROWS))
     parser.add_argument("--start", type=int, default=0)
@@ -241,6 +246,9 @@ def main() -> int:
     parser.add_argument("--report", action="store_true", help="print the table of every row measured so far")
     parser.add_argument("--check", action="store_true", help="check the rows on file against each other")
     parser.add_argument("--times", action="store_true", help="the solving times on file, per row")
+    parser.add_argument(
+        "--out", type=Path, default=OUT_DIR, help=f"the directory of the rows' files (default: {OUT_DIR})"
+    )
     parser.add_argument(
         "--recheck",
         action="store_true",
@@ -253,6 +261,7 @@ def main() -> int:
         help="solve ROW's seeds on file that took more than POSITIONS again and file the new records",
     )
     args = parser.parse_args()
+    OUT_DIR = args.out
     if args.check:
         return 1 if check() else 0
     if args.times:

@@ -19,7 +19,7 @@ import pytest
 
 from games.engine import get_engine
 from games.engine.cards import STANDARD_DECK, rank_value
-from games.engine.pyramid import PyramidState, Remove
+from games.engine.pyramid import PyramidState, Remove, available_cards
 from games.engine.solitaire_common import LOST, PLAYING, WON, Resign
 from games.engine.solver import (
     HINT_SOLVE_NODES,
@@ -253,10 +253,14 @@ def plain_verdicts(config: dict[str, Any] | None, seeds: range) -> Iterator[tupl
 def test_proofs_on_smaller_games_never_refute_a_winnable_deal(
     config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The smaller-game proofs (pyramid_search.relaxations, and the free stock's at
-    FREE_STOCK_AFTER) tried at once on every deal give the same verdicts as the plain search."""
+    """The smaller-game proofs (pyramid_search.relaxations, the free stock's at
+    FREE_STOCK_AFTER, and those inside the search, PyramidSearch: settled) tried at once on
+    every deal give the same verdicts as the plain search."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2, 3), 2_000), (100, (4,), 3_000)))
     monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 30)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOFS_AFTER", 30)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_EVERY", 10)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_NODES", 2_000)
     for state, expected in plain_verdicts(config, range(30)):
         assert solve_state("pyramid", state).winnable == expected, state.seed
 
@@ -360,6 +364,74 @@ def test_smaller_games_keep_the_tableau_kings() -> None:
     assert kings(smaller.reserve + smaller.stock + smaller.waste) == []
     sol = solve("pyramid", config, 39346)
     assert sol.winnable is False and sol.nodes < 1_000_000
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_smaller_games_inside_the_search_give_the_brute_force_verdicts(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games keeping three classes tried on positions inside the search (PyramidSearch:
+    settled), here on every position after its first move, from the first position on: in
+    the middle of a pass, in the last one, with unlimited redeals (whose passes the smaller
+    games see as one), the reserve, overlap pairs and the tableau as the goal, they prove
+    only what brute force finds, and prove something often."""
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOFS_AFTER", 0)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_EVERY", 1)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_NODES", 2_000)
+    cut = 0
+    for config, state in pyramid_positions(60, seed=seed, small=16):
+        if config["reshuffle"]:
+            continue  # never tried with reshuffle
+        sol = solve_state("pyramid", state)
+        assert sol.winnable == brute_force(PYRAMID, state), (config, state)
+        plain = PyramidSearch(state, relax=False)
+        assert plain.run() == sol.winnable
+        cut += sol.nodes < plain.nodes
+    assert cut >= 5
+
+
+def reserve_positions(count: int, seed: int, small: int) -> list[tuple[dict[str, Any], PyramidState]]:
+    """Positions of games with the reserve (PY-6), with any other rules, reshuffle too."""
+    rnd = random.Random(seed)
+    out: list[tuple[dict[str, Any], PyramidState]] = []
+    while len(out) < count:
+        config = {**random_pyramid_config(rnd), "rows": 6, "reserve": True}
+        state = PYRAMID.initial_state(config, rnd.randrange(10**6))
+        sol = solve_state("pyramid", state, node_limit=5_000)
+        state = play_down(PYRAMID, state, rnd, sol.actions, cards_in_play, small)
+        if state.status == PLAYING and any(state.reserve):
+            out.append((config, state))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_reserve_cards_give_way_to_other_cards_of_their_value(seed: int) -> None:
+    """A removal with a reserve card is not tried while another card of its value is available
+    (pyramid_search: reserve cards give way). The solver still agrees with brute force on
+    positions with the reserve where that happens at the start, whatever the goal (with the
+    tableau's, a stock card that never goes leaves the reserve card that took its part) and
+    with a shuffle ahead (where only a tableau card counts)."""
+    gave_way = 0
+    for config, state in reserve_positions(100, seed, small=14):
+        assert solve_state("pyramid", state).winnable == brute_force(PYRAMID, state), (config, state)
+        others = [rank_value(card) for card in available_cards(state) if card not in state.reserve]
+        gave_way += any(card and rank_value(card) in others for card in state.reserve)
+    assert gave_way >= 10
+
+
+def test_the_slowest_deals_of_the_published_rows_are_quick() -> None:
+    """The slowest deals of docs/winnability.md's rows were winnable ones whose search spent
+    tens of millions of positions in lost corners (``before``: their positions before the
+    smaller games inside the search, PyramidSearch: settled, and reserve cards giving way)."""
+    for config, seed, before in (
+        ({"rows": 6, "reserve": True}, 8348, 78_489_002),
+        ({"rows": 6, "reserve": True}, 79057, 73_134_398),
+        ({"redeals": None}, 8221, 11_351_987),
+        ({"redeals": None, "overlap_pairs": True}, 44877, 13_847_082),
+    ):
+        sol = solve("pyramid", config, seed)
+        assert sol.winnable is True and sol.nodes < min(3_000_000, before // 4), seed
+        assert PYRAMID.replay(config, seed, sol.actions)[-1].status == WON
 
 
 def tripeaks_positions(count: int, seed: int) -> list[TriPeaksState]:

@@ -133,6 +133,28 @@ def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.Mo
             assert python == compiled, (seed, node_limit)
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_smaller_games_inside_the_search_agree(
+    config: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The smaller games tried on positions inside the search (PyramidSearch: settled), here
+    from 30 positions on, every 10 positions of a position's search, 500 positions each; also
+    with a failure table of 50 positions a generation, which forgets their verdicts too, and
+    on positions from play."""
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOFS_AFTER", 30)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_EVERY", 10)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_NODES", 500)
+    for seed in range(8):
+        state = PYRAMID.initial_state(config, seed)
+        python, compiled = both(state, node_limit=20_000)
+        assert python == compiled, seed
+        python, compiled = both(state, node_limit=5_000, failure_limit=50)
+        assert python == compiled, (seed, "forgetting")
+    for _, state in pyramid_positions(4, seed=len(str(config)), small=24):
+        python, compiled = both(state, node_limit=10_000)
+        assert python == compiled, state
+
+
 def test_positions_from_play_and_hand_built_ones_agree() -> None:
     """Positions in the middle of a game, and positions with gaps in the tableau that no
     deal reaches, in every variant."""
@@ -210,8 +232,8 @@ def test_reshuffled_positions_in_the_middle_of_a_game_agree() -> None:
         ({}, 38),
         ({"rows": 6, "reserve": True}, 6),
         ({"rows": 6, "reserve": True}, 26),
-        ({"reshuffle": True}, 18),
-        ({"reshuffle": True, "redeals": None}, 12),
+        ({"reshuffle": True}, 36),
+        ({"reshuffle": True, "redeals": None}, 38),
     ],
     ids=str,
 )
@@ -267,6 +289,9 @@ def core_args(**changes: Any) -> list[Any]:
         "free_stock_after": pyramid_search.FREE_STOCK_AFTER,
         "order_from": pyramid_search.ORDER_FROM,
         "order_run": pyramid_search.ORDER_RUN,
+        "class_proofs_after": pyramid_search.CLASS_PROOFS_AFTER,
+        "class_proof_nodes": pyramid_search.CLASS_PROOF_NODES,
+        "class_proof_every": pyramid_search.CLASS_PROOF_EVERY,
     }
     return list({**args, **changes}.values())
 
@@ -288,6 +313,8 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"failure_limit": 0}, "failure_limit"),
         ({"order_run": 0}, "order_run"),
         ({"order_from": 0}, "order_from"),
+        ({"class_proof_nodes": 0}, "class_proof_nodes"),
+        ({"class_proof_every": 0}, "class_proof_every"),
         ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
         ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],

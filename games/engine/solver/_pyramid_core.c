@@ -36,6 +36,7 @@
 #define SHUFFLED ((u64)1 << 61)
 
 #define MAX_STAGES 8
+#define CLASS_PROOF_SIZE 3 /* pyramid_search.CLASS_PROOF_SIZE */
 
 /* pyramid_search.RELAX_STAGES: after `after` positions, try the smaller games keeping each
  * of `sizes` classes, `each` positions apiece. */
@@ -64,6 +65,9 @@ typedef struct {
     long long free_stock_after; /* pyramid_search.FREE_STOCK_AFTER */
     long long order_from;       /* pyramid_search.ORDER_FROM */
     long long order_run;        /* pyramid_search.ORDER_RUN */
+    long long class_proofs_after; /* pyramid_search.CLASS_PROOFS_AFTER */
+    long long class_proof_nodes;  /* pyramid_search.CLASS_PROOF_NODES */
+    long long class_proof_every;  /* pyramid_search.CLASS_PROOF_EVERY */
     Stage stages[MAX_STAGES];
     int nstages;
 } Input;
@@ -118,6 +122,10 @@ typedef struct {
     int8_t *class_table[CLASSES];
     Cache failed;    /* live cards -> earliest moment known to fail */
     Cache free_lost; /* live cards -> whether lost with a free stock (lost_with_a_free_stock) */
+    /* A smaller game's cards in play (table: its classes and pass) -> the moments it is known
+     * lost from and open up to (lost_in_smaller_games). */
+    Cache smaller_lost;
+    u64 kings; /* the tableau's Kings, which the smaller games keep */
     Context **contexts;
     size_t ncontexts, contexts_cap;
     int32_t *context_slots; /* open addressing over contexts, by content; -1: empty */
@@ -506,6 +514,71 @@ static int lost_with_a_free_stock(Search *s, u64 live) {
     return known;
 }
 
+static void reduce(const Input *in, u64 live, int p, int used, int flag, int chosen_mask, long long nodes,
+                   Input *out);
+
+/* pyramid_search: lost_in_smaller_games, within the search's own budget: 1 proven lost, 0
+ * not, -1 aborted. Each game's verdicts are kept by its cards in play, with its classes and
+ * pass as the table, as (first moment known lost) | (last moment known open) << 6, each
+ * counted from 1 (0: none known). */
+static int lost_in_smaller_games(Search *s, u64 live, int p, const Context *pass) {
+    const Input *in = s->in;
+    int classes[CLASSES], n = 0;
+    for (int c = 1; c < CLASSES; c++)
+        if (live & s->class_mask[c]) classes[n++] = c;
+    if (n <= CLASS_PROOF_SIZE) return 0; /* no game smaller than this one */
+    int used = s->max_redeals == NONE ? 0 : pass->used;
+    u64 before = (((u64)1 << p) - 1) << s->base; /* without reshuffle a pass's order is by id */
+    int index[CLASS_PROOF_SIZE];
+    for (int i = 0; i < CLASS_PROOF_SIZE; i++) index[i] = i;
+    for (;;) {
+        int mask = 0;
+        u64 keep = 0;
+        for (int i = 0; i < CLASS_PROOF_SIZE; i++) {
+            mask |= 1 << classes[index[i]];
+            keep |= s->class_mask[classes[index[i]]];
+        }
+        u64 key = live & (keep | s->kings);
+        uint32_t table = (uint32_t)mask | (uint32_t)used << CLASSES;
+        int moment = __builtin_popcountll(live & keep & before) + 1;
+        int32_t known = cache_get(&s->smaller_lost, key, table);
+        int lost_from = known < 0 ? 0 : known & 63, open_to = known < 0 ? 0 : known >> 6;
+        if (lost_from && lost_from <= moment) return 1;
+        if (moment > open_to) {
+            long long limit = in->class_proof_nodes;
+            if (s->budget > 0 && s->budget - s->nodes < limit) limit = s->budget - s->nodes;
+            Input game;
+            reduce(in, live, p, used, pass->flag, mask, limit, &game);
+            int verdict = smaller_game(s, &game, &s->nodes);
+            if (verdict < 0) return -1;
+            if (verdict == 0) lost_from = moment;
+            else if (verdict == 1 || limit == in->class_proof_nodes) open_to = moment;
+            if (!cache_put(&s->smaller_lost, key, table, (u64)(lost_from | open_to << 6))) {
+                s->memory_error = 1;
+                return -1;
+            }
+            if (s->budget > 0 && s->nodes >= s->budget) return -1;
+            if (verdict == 0) return 1;
+        }
+        /* The next combination, in itertools.combinations' order. */
+        int i = CLASS_PROOF_SIZE - 1;
+        while (i >= 0 && index[i] == i + n - CLASS_PROOF_SIZE) i--;
+        if (i < 0) return 0;
+        index[i]++;
+        for (int j = i + 1; j < CLASS_PROOF_SIZE; j++) index[j] = index[j - 1] + 1;
+    }
+}
+
+/* pyramid_search: settled. Whether a position whose search is still going on, now at moment
+ * p, is lost in a smaller game: tried once the search has passed CLASS_PROOFS_AFTER positions
+ * in all and *due, then due again CLASS_PROOF_EVERY positions later. 1 lost, 0 not proven,
+ * -1 aborted. */
+static int settled(Search *s, u64 live, int p, const Context *pass, long long *due) {
+    if (*due == NONE || s->nodes < *due || s->nodes < s->in->class_proofs_after) return 0;
+    *due = s->nodes + s->in->class_proof_every;
+    return lost_in_smaller_games(s, live, p, pass);
+}
+
 /* Whether a reserve card of i's rank with a lower id is in play: only the first of two
  * interchangeable reserve cards is ever played (pyramid_search: reserve_twin). */
 static int reserve_twin(const Search *s, int i, u64 live) {
@@ -568,6 +641,9 @@ static int search(Search *s, u64 live, int p, int ctx) {
     if (known >= 0 && known <= start) return 0;
     if (!tick(s)) return -1;
     if (s->memory_error) return -1;
+    /* When this position is to be tried on the smaller games, if its search is still going on
+     * (settled); they need the first pass's order, so never with reshuffle. */
+    long long due = in->relax && !reshuffle ? s->nodes + in->class_proof_every : NONE;
     if (shuffle_ahead) {
         int lost = lost_with_a_free_stock(s, live);
         if (lost < 0) return -1;
@@ -612,8 +688,15 @@ static int search(Search *s, u64 live, int p, int ctx) {
 
     int avail[MAX_SLOTS + 16], navail = 0;
     for (int e = 0; e < nexposed; e++) avail[navail++] = exposed[e];
+    /* The values of the cards other than reserve cards available now: a reserve card of one
+     * of them gives way to it (pyramid_search: reserve_gives_way). */
+    u64 loose = 0;
+    for (int e = 0; e < nexposed; e++) loose |= (u64)1 << values[exposed[e]];
+    if (!shuffle_ahead && stock_top >= 0) loose |= (u64)1 << values[stock_top];
+    if (!shuffle_ahead && waste_top >= 0 && in->waste_usable) loose |= (u64)1 << values[waste_top];
     for (int i = size; i < base; i++)
-        if (has(reserve_live, i) && !reserve_twin(s, i, live)) avail[navail++] = i;
+        if (has(reserve_live, i) && !(values[i] != KING && has(loose, values[i])) && !reserve_twin(s, i, live))
+            avail[navail++] = i;
     u64 available = fixed;
     if (stock_top >= 0) {
         avail[navail++] = stock_top;
@@ -689,14 +772,17 @@ static int search(Search *s, u64 live, int p, int ctx) {
         pairs[2 * (j + 1)] = a;
         pairs[2 * (j + 1) + 1] = b;
     }
-    for (int i = 0; i < nkings; i++)
-        if ((result = play_removal(s, live, p, ctx, kings[i], NONE, stock_top, waste))) return result;
-    for (int i = 0; i < npairs; i++)
-        if ((result = play_removal(s, live, p, ctx, pairs[2 * i], pairs[2 * i + 1], stock_top, waste)))
-            return result;
-    for (int i = 0; i < noverlaps; i++)
-        if ((result = play_removal(s, live, p, ctx, overlaps[2 * i], overlaps[2 * i + 1], stock_top, waste)))
-            return result;
+    for (int i = 0; i < nkings + npairs + noverlaps; i++) {
+        int j = i - nkings, k = j - npairs;
+        int a = j < 0 ? kings[i] : k < 0 ? pairs[2 * j] : overlaps[2 * k];
+        int b = j < 0 ? NONE : k < 0 ? pairs[2 * j + 1] : overlaps[2 * k + 1];
+        if ((result = play_removal(s, live, p, ctx, a, b, stock_top, waste))) return result;
+        if ((result = settled(s, live, p, pass, &due))) {
+            if (result < 0) return -1;
+            record_failure(s, key, table, known, start);
+            return 0;
+        }
+    }
 
     /* The later moments of this pass: only moves with the new stock top are new. */
     int draws = 0;
@@ -717,6 +803,11 @@ static int search(Search *s, u64 live, int p, int ctx) {
         }
         if (stop >= 0 && stop <= moment + p) break;
         if (!tick(s)) return -1;
+        if ((result = settled(s, live, p, pass, &due))) {
+            if (result < 0) return -1;
+            record_failure(s, key, table, known, start);
+            return 0;
+        }
         stock_top = seq[p];
         int v = values[stock_top];
         if (v == KING) {
@@ -730,8 +821,11 @@ static int search(Search *s, u64 live, int p, int ctx) {
         int w = TARGET - v, partners[MAX_SLOTS + 16], npartners = 0;
         for (int e = 0; e < nexposed; e++)
             if (values[exposed[e]] == w) partners[npartners++] = exposed[e];
-        for (int i = size; i < base; i++)
-            if (has(reserve_live, i) && values[i] == w && !reserve_twin(s, i, live)) partners[npartners++] = i;
+        /* A reserve card gives way to a tableau card of its value, or to the waste top when no
+         * shuffle is ahead (pyramid_search: reserve_gives_way). */
+        if (!npartners && !(in->waste_usable && !shuffle_ahead && values[waste_top] == w))
+            for (int i = size; i < base; i++)
+                if (has(reserve_live, i) && values[i] == w && !reserve_twin(s, i, live)) partners[npartners++] = i;
         if (in->waste_usable && values[waste_top] == w) partners[npartners++] = waste_top;
         if (!npartners) continue;
         u64 here = fixed | (u64)1 << stock_top | (in->waste_usable ? (u64)1 << waste_top : 0);
@@ -782,26 +876,32 @@ static int search(Search *s, u64 live, int p, int ctx) {
 
 static int class_of_value(int v) { return v && v != KING ? (v < TARGET - v ? v : TARGET - v) : 0; }
 
-static void reduce(const Input *in, int chosen_mask, long long nodes, Input *out) {
+/* PyramidSearch.reduced: the position `live` at moment p of a pass (the first pass's order,
+ * by id) with `used` redeals and its `flag`, keeping the cards of the classes of chosen_mask
+ * and the tableau's Kings. */
+static void reduce(const Input *in, u64 live, int p, int used, int flag, int chosen_mask, long long nodes,
+                   Input *out) {
     *out = *in;
     int kept = 0, n = in->size + in->nreserve, waste = 0;
     for (int i = 0; i < n; i++) {
         int c = class_of_value(in->values[i]);
         int king = in->values[i] == KING && i < in->size;
-        out->values[i] = king || (c && chosen_mask >> c & 1) ? in->values[i] : 0;
+        out->values[i] = has(live, i) && (king || (c && chosen_mask >> c & 1)) ? in->values[i] : 0;
     }
     for (int i = 0; i < in->seq_len; i++) {
         int v = in->values[n + i];
         int c = class_of_value(v);
-        if (!(c && chosen_mask >> c & 1)) continue;
+        if (!has(live, n + i) || !(c && chosen_mask >> c & 1)) continue;
         out->values[n + kept++] = v;
-        if (i < in->start_p) waste++;
+        if (i < p) waste++;
     }
     for (int i = n + kept; i < MAX_IDS; i++) out->values[i] = 0;
     out->n = n + kept;
     out->seq_len = kept;
     out->start_p = waste;
-    if (in->redeals == NONE) out->redeals = in->start_used + UNLIMITED_STAND_IN;
+    out->start_used = used;
+    out->pass_removed = flag;
+    if (in->redeals == NONE) out->redeals = used + UNLIMITED_STAND_IN;
     out->node_limit = nodes;
     out->relax = 0;
 }
@@ -833,7 +933,7 @@ static int relaxations(Search *s, int size, long long each, long long room, long
         if (room != NONE && room - (*spent - first) < allowed) allowed = room - (*spent - first);
         if (allowed <= 0) return 0;
         if (!known_not_lost(s, mask, allowed)) {
-            reduce(s->in, mask, allowed, &reduced);
+            reduce(s->in, s->live0, s->in->start_p, s->in->start_used, s->in->pass_removed, mask, allowed, &reduced);
             int verdict = smaller_game(s, &reduced, spent);
             if (verdict <= 0) return verdict < 0 ? -1 : 1;
             if (verdict == 1) s->won_games[mask] = 1;
@@ -883,12 +983,16 @@ static void setup(Search *s, const Input *in) {
     s->budget = in->node_limit;
     s->order = 1;
     s->failed.young.with_tables = s->failed.old.with_tables = in->reshuffle;
-    s->failed.limit = s->free_lost.limit = in->failure_limit;
+    s->failed.limit = s->free_lost.limit = s->smaller_lost.limit = in->failure_limit;
+    s->smaller_lost.young.with_tables = s->smaller_lost.old.with_tables = 1;
+    for (int i = 0; i < in->size; i++)
+        if (in->values[i] == KING) s->kings |= (u64)1 << i;
 }
 
 static void teardown(Search *s) {
     cache_free(&s->failed);
     cache_free(&s->free_lost);
+    cache_free(&s->smaller_lost);
     for (size_t i = 0; i < s->ncontexts; i++) free(s->contexts[i]);
     free(s->contexts);
     free(s->context_slots);
@@ -1034,15 +1138,16 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
                           &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.free_stock_after,
-                          &in.order_from, &in.order_run))
+                          &in.order_from, &in.order_run, &in.class_proofs_after, &in.class_proof_nodes,
+                          &in.class_proof_every))
         return NULL;
-    if (in.order_run < 1 || in.order_from < 1) {
-        PyErr_SetString(PyExc_ValueError, "order_from, order_run: at least 1");
+    if (in.order_run < 1 || in.order_from < 1 || in.class_proof_nodes < 1 || in.class_proof_every < 1) {
+        PyErr_SetString(PyExc_ValueError, "order_from, order_run, class_proof_nodes, class_proof_every: at least 1");
         return NULL;
     }
     if (in.failure_limit < 1) {

@@ -29,6 +29,16 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   its redeal). The last pass has no shuffle ahead: everything above holds in it.
 * **Twin reserve cards.** Two reserve cards of one rank are both always available, so
   any line can swap their roles: only the one with the lower id is ever played.
+* **Reserve cards give way.** While another card of a reserve card's value is available
+  (an exposed tableau card, the stock top or the waste top), no removal with the reserve
+  card is tried: the same removal with the other card leaves a position at least as
+  good. Any line can be replayed that way: the reserve card, always available and
+  covering nothing, takes the other card's part when that one's removal comes, and is
+  left alone if it never comes (a stock card with ``clear_the_board``, where the reserve
+  need not go either); until then the other card gone only makes more cards available.
+  With a shuffle ahead only a tableau card counts, since a removal from the stock or
+  waste changes the shuffle. (6-row + reserve, seeds 0..9,999: the slowest deal 0.68 s
+  without it, 0.46 s with it.)
 * **Useless redeals.** Without reshuffle, a redeal after a pass that removed nothing is
   never needed: the start of that pass, which the search is already exploring, had the
   same cards and one more redeal. (A search that starts in the middle of a pass treats
@@ -58,6 +68,16 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   does not. Each stage tries bigger games, or the same with more positions, skipping those
   an earlier stage showed prove nothing (``known_not_lost``). Such proofs only ever say
   "lost"; a win is always a line found in the real game.
+* **Smaller games inside the search.** From ``CLASS_PROOFS_AFTER`` positions on, a
+  position whose own search has run ``CLASS_PROOF_EVERY`` positions is tried, at the
+  moment it has come to, on the games keeping three of its classes (``settled``): one of
+  them lost, so is the position, and the search of it stops. The slowest deals are
+  winnable ones that spend tens of millions of positions in lost corners, which such a
+  game proves lost in a few hundred (6-row + reserve #8348: 78.5 million positions, 0.6
+  million with them; docs/benchmarks.md). Positions settled quickly are never tried, so
+  deals the plain search decides fast pay nothing. A game's verdict at one moment of a
+  pass holds on one side for the others (lost at a moment, lost at each later one), so
+  each game is kept by its cards in play with the moments known lost and known open.
 
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
 its order of removals finds late: it then alternates that order and its reverse in runs
@@ -135,6 +155,20 @@ the better order alone takes 34.3; docs/benchmarks.md). A run must be far longer
 positions a search spends walking back down its line after a stop (a few hundred at most),
 or it gets nowhere. ORDER_FROM is above DAILY_NODE_LIMIT (solver/__init__.py), so the deals
 of the day stay."""
+CLASS_PROOFS_AFTER = 300_000
+CLASS_PROOF_EVERY = 10_000
+CLASS_PROOF_NODES = 200_000
+CLASS_PROOF_SIZE = 3
+"""From CLASS_PROOFS_AFTER positions on, a position whose search has run CLASS_PROOF_EVERY
+positions (and again after as many more) is tried on the smaller games keeping
+CLASS_PROOF_SIZE of its classes, each within CLASS_PROOF_NODES positions (``settled``; the
+size is compiled into _pyramid_core.c too). Above DAILY_NODE_LIMIT, so the deals of the day
+stay. Trying every position as it comes instead cut the slowest deals as well but made
+others four times slower (standard #592: 0.14 s to 0.6 s). Games of two classes prove far
+less: tried on every position they left #8348 at 26.6 million positions (three: 0.3). The
+cost: a lost deal whose corners the plain search settles fast pays for proofs it did not need
+(52-u #29292: 3.9 million positions, 15.0 with them; keeping all proofs within the search's own
+positions cut that to 7.1 but left 6-row + reserve #79057 at 11.1 million instead of 1.5)."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 FREE_STOCK_NODES = 1_000_000
@@ -513,6 +547,9 @@ class PyramidSearch:
             FREE_STOCK_AFTER,
             ORDER_FROM,
             ORDER_RUN,
+            CLASS_PROOFS_AFTER,
+            CLASS_PROOF_NODES,
+            CLASS_PROOF_EVERY,
         )
         if status < 0:
             raise SearchAborted
@@ -604,6 +641,14 @@ class PyramidSearch:
     def reduced(self, classes: set[int]) -> PyramidState:
         """The position with only the cards of ``classes`` (see ``relaxations``)."""
         state = self.state
+        return self.reduced_at(classes, self.live, self.start_p, state.redeals_used, state.pass_removed)
+
+    def reduced_at(self, classes: set[int], live: int, p: int, used: int, flag: bool) -> PyramidState:
+        """The position ``live`` at moment ``p`` of a pass in the first pass's order, with
+        ``used`` redeals used and ``flag`` (whether the pass removed a card), keeping only the
+        cards of ``classes`` and the tableau's Kings (see ``relaxations``)."""
+        state = self.state
+        cards = self.cards
 
         def keep(card: str | None) -> bool:
             return (
@@ -617,14 +662,26 @@ class PyramidSearch:
 
         config = state.config
         if config.redeals is None:
-            config = replace(config, redeals=state.redeals_used + UNLIMITED_STAND_IN)
+            config = replace(config, redeals=used + UNLIMITED_STAND_IN)
+        size, base = self.size, self.base
+        sequence = [
+            (i, card) for i in self.first_sequence if live >> i & 1 and (card := cards[i]) and keep(card)
+        ]
         return replace(
             state,
             config=config,
-            tableau=tuple(card if keep_in_tableau(card) else None for card in state.tableau),
-            reserve=tuple(card if keep(card) else None for card in state.reserve),
-            stock=tuple(card for card in state.stock if keep(card)),
-            waste=tuple(card for card in state.waste if keep(card)),
+            tableau=tuple(
+                card if live >> i & 1 and keep_in_tableau(card) else None
+                for i, card in enumerate(cards[:size])
+            ),
+            reserve=tuple(
+                card if live >> (size + i) & 1 and keep(card) else None
+                for i, card in enumerate(cards[size:base])
+            ),
+            stock=tuple(card for i, card in sequence if i >= base + p),
+            waste=tuple(card for i, card in sequence if i < base + p),
+            redeals_used=used,
+            pass_removed=flag,
         )
 
     def _search(
@@ -634,6 +691,9 @@ class PyramidSearch:
         failed_at = failures.get
         record = failures.put
         free_lost = Cache(self.failure_limit)
+        smaller_lost = Cache(self.failure_limit)
+        class_proofs = self.relax and not self.reshuffle
+        kings = sum(1 << i for i in range(self.size) if self.values[i] == KING)
         values = self.values
         cards = self.cards
         class_of = self.class_of
@@ -699,6 +759,11 @@ class PyramidSearch:
             is ever played, and positions that differ by which one is gone are one."""
             return any(live >> j & 1 and values[j] == values[i] for j in range(size, i))
 
+        def reserve_gives_way(i: int, loose: set[int]) -> bool:
+            """Whether reserve card ``i`` gives way to another card of its value available now
+            (``loose``: the values of those, see the module doc); Kings go alone anyway."""
+            return values[i] != KING and values[i] in loose
+
         def tick() -> None:
             nonlocal nodes
             nodes += 1
@@ -746,6 +811,9 @@ class PyramidSearch:
             if 0 <= known <= start:
                 return False
             tick()
+            # When this position is to be tried on the smaller games, if its search goes on so
+            # long (settled); they need the first pass's order, so never with reshuffle.
+            due = [nodes + CLASS_PROOF_EVERY if class_proofs else -1]
             if shuffle_ahead and lost_with_a_free_stock(live):
                 record(key, start if known < 0 else min(known, start))
                 return False
@@ -765,7 +833,14 @@ class PyramidSearch:
             # Every move of this moment: Kings, pairs, then overlap pairs.
             avail = list(exposed)
             if reserve_live:
-                avail += [i for i in reserve_ids if reserve_live >> i & 1 and not reserve_twin(i, live)]
+                loose = set(tableau_values)
+                if not shuffle_ahead:
+                    loose.update(values[i] for i in (stock_top, waste_top if waste_usable else -1) if i >= 0)
+                avail += [
+                    i
+                    for i in reserve_ids
+                    if reserve_live >> i & 1 and not reserve_gives_way(i, loose) and not reserve_twin(i, live)
+                ]
             available = fixed
             if stock_top >= 0:
                 avail.append(stock_top)
@@ -806,6 +881,9 @@ class PyramidSearch:
             for pair in (*kings, *pairs, *overlaps):
                 if remove(live, p, ctx, pair, stock_top):
                     return True
+                if settled(live, p, used, flag, due):
+                    record(key, start if known < 0 else min(known, start))
+                    return False
 
             # The later moments of this pass: only moves with the new stock top are new.
             draws = 0
@@ -826,6 +904,9 @@ class PyramidSearch:
                 if 0 <= stop <= moment + p:
                     break
                 tick()
+                if settled(live, p, used, flag, due):
+                    record(key, start if known < 0 else min(known, start))
+                    return False
                 stock_top = sequence[p]
                 v = values[stock_top]
                 if v == KING:
@@ -838,7 +919,13 @@ class PyramidSearch:
                     return False
                 w = TARGET - v
                 partners = tableau_values.get(w, ())
-                if reserve_live:
+                # A reserve card gives way to a tableau card of its value, or to the waste top
+                # when no shuffle is ahead.
+                if (
+                    reserve_live
+                    and not partners
+                    and not (waste_usable and not shuffle_ahead and values[waste_top] == w)
+                ):
                     partners += tuple(
                         i
                         for i in reserve_ids
@@ -895,6 +982,59 @@ class PyramidSearch:
                 if 0 < budget[0] <= nodes:
                     raise SearchAborted
             return known == 1
+
+        def settled(live: int, p: int, used: int, flag: bool, due: list[int]) -> bool:
+            """Whether a position whose search is still going on, now at moment ``p``, is lost
+            in a smaller game: tried once the search has passed CLASS_PROOFS_AFTER positions in
+            all and ``due[0]`` (set as the position's search begins, -1 for never), then again
+            CLASS_PROOF_EVERY positions later. The moves tried so far failed, so a loss from
+            ``p`` on is the position's."""
+            if due[0] < 0 or nodes < due[0] or nodes < CLASS_PROOFS_AFTER:
+                return False
+            due[0] = nodes + CLASS_PROOF_EVERY
+            return lost_in_smaller_games(live, p, used, flag)
+
+        def lost_in_smaller_games(live: int, p: int, used: int, flag: bool) -> bool:
+            """Whether one of the smaller games keeping CLASS_PROOF_SIZE of the classes in play
+            (and the tableau's Kings, see ``relaxations``) is lost from this position, each
+            decided within CLASS_PROOF_NODES positions, which count as this search's. A game's
+            verdict at one moment of its pass holds at others: lost, at every later one; won,
+            at every earlier one (and one out of positions is not tried again at those). Kept
+            by its cards in play, its classes and its pass as (first moment known lost) |
+            (last moment known open) << 6, moments counted from 1, 0 for none known."""
+            nonlocal nodes
+            present = [c for c in sorted(class_masks) if live & class_masks[c]]
+            if len(present) <= CLASS_PROOF_SIZE:
+                return False
+            used = used if max_redeals is not None else 0
+            before = ((1 << p) - 1) << reserve_end
+            for chosen in combinations(present, CLASS_PROOF_SIZE):
+                keep = sum(class_masks[c] for c in chosen)
+                table = sum(1 << c for c in chosen) | used << 7
+                key = live & (keep | kings) | table << WASTE_SHIFT
+                moment = (live & keep & before).bit_count() + 1
+                known = smaller_lost.get(key)
+                lost_from, open_to = (0, 0) if known < 0 else (known & 63, known >> 6)
+                if lost_from and lost_from <= moment:
+                    return True
+                if moment <= open_to:
+                    continue
+                allowed = CLASS_PROOF_NODES if budget[0] <= 0 else min(CLASS_PROOF_NODES, budget[0] - nodes)
+                winnable, spent = self.smaller_game(
+                    self.reduced_at(set(chosen), live, p, used, flag), allowed
+                )
+                if winnable is False:
+                    lost_from = moment
+                elif winnable or allowed == CLASS_PROOF_NODES:
+                    open_to = moment
+                smaller_lost.put(key, lost_from | open_to << 6)
+                nodes += spent
+                self.nodes = nodes
+                if 0 < budget[0] <= nodes:
+                    raise SearchAborted
+                if winnable is False:
+                    return True
+            return False
 
         def examined() -> int:
             return nodes
