@@ -144,16 +144,14 @@ def run(
             steps.append(None)
             continue
         settled = table.settled(state)
-        figure = (
-            Figure(tuple(float(share) for share in table.shares(state)), 0, True) if settled else figures[ply]
-        )
+        figure = Figure(table.float_shares(state), 0, True) if settled else figures[ply]
         result = None
         if not settled and ply < len(actions):
             after = states[ply + 1]
             if (table.settled(after) or table.deal(after) != table.deal(state)) and not table.forfeited(
                 after
             ):
-                result = tuple(float(share) for share in table.shares(after))
+                result = table.float_shares(after)
         steps.append(
             StepOdds(
                 step=ply,
