@@ -10,16 +10,23 @@ The foreign keys Django makes on PostgreSQL are DEFERRABLE INITIALLY DEFERRED, a
 flush runs in one transaction, so the order of the DELETEs does not matter. It first locks
 every table, as TRUNCATE does: a task a test left running in the worker then waits for the
 flush, or the flush for it, instead of the two locking rows in turn across tables (DELETEs
-alone deadlocked with a bot's move committing). A flush that must reset sequences is left to
-TRUNCATE.
+alone deadlocked with a bot's move committing). Taking the locks one table after another can
+still deadlock with a transaction that holds one of them and wants another (a worker's commit
+checking a foreign key, a daphne's join; TRUNCATE did the same): PostgreSQL then aborts one of
+the two, and an aborted flush, which changed nothing, is run again. A flush that must reset
+sequences is left to TRUNCATE.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.db import OperationalError
 from django.db.backends.postgresql import base, operations
+from psycopg import errors
+
+FLUSH_ATTEMPTS = 5
 
 
 class DatabaseOperations(operations.DatabaseOperations):
@@ -34,6 +41,16 @@ class DatabaseOperations(operations.DatabaseOperations):
         mode = style.SQL_KEYWORD("IN ACCESS EXCLUSIVE MODE")
         lock = f"{style.SQL_KEYWORD('LOCK TABLE')} {', '.join(names)} {mode};"
         return [lock, *(f"{style.SQL_KEYWORD('DELETE FROM')} {name};" for name in names)]
+
+    def execute_sql_flush(self, sql_list: Iterable[str]) -> None:
+        statements = list(sql_list)
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                super().execute_sql_flush(statements)
+                return
+            except OperationalError as error:
+                if attempt == FLUSH_ATTEMPTS or not isinstance(error.__cause__, errors.DeadlockDetected):
+                    raise
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
