@@ -268,9 +268,12 @@ def test_work_shared_with_a_forked_process_comes_back_in_order_or_fails_the_whol
             waited.append(os.read(failed, 1))
         return index
 
+    never, unwritten = os.pipe()
+
     def here_fails(index: int) -> int:
         if os.getpid() == parent:
             raise KeyError(index)
+        os.read(never, 1)  # the child holds its first item: the parent is left the others
         return index
 
     assert map_forked(lambda index: index * index, 5, 1) == [0, 1, 4, 9, 16]
@@ -281,5 +284,7 @@ def test_work_shared_with_a_forked_process_comes_back_in_order_or_fails_the_whol
         map_forked(in_child_fails, 40, 2)
     os.close(failed)
     os.close(failing)
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError):  # and the child, waiting still, is killed
         map_forked(here_fails, 40, 2)
+    os.close(never)
+    os.close(unwritten)
