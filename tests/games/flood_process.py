@@ -75,13 +75,15 @@ def flood(
     per_s: float,
     on: Any,
     stop: Any,
+    idle: Any,
     sent: Any,
     opened: Any,
     dropped: Any,
 ) -> None:
     """Runs in the flood process: while ``on`` is set, writes ``frame`` to every
     target (a path and a cookie) in batches, ``per_s`` frames a second in all, opening a
-    new socket for each one the server hangs up on; paused, it closes them all."""
+    new socket for each one the server hangs up on; paused, it closes them all and sets
+    ``idle`` (a batch under way when the flood is switched off may open one socket more)."""
     batch = masked_text_frame(frame) * BATCH
     sockets: dict[int, socket.socket] = {}
     due = time.monotonic()
@@ -90,8 +92,10 @@ def flood(
             for sock in sockets.values():
                 sock.close()
             sockets.clear()
+            idle.set()
             due = time.monotonic()
             continue
+        idle.clear()
         due += BATCH * len(targets) / per_s
         time.sleep(max(0.0, due - time.monotonic()))
         for i, (path, cookie) in enumerate(targets):

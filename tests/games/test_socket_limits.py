@@ -128,6 +128,8 @@ class Flood:
     process: Any
     on: Any
     stop: Any
+    idle: Any
+    """Set by the flood process once it is switched off and has closed its sockets."""
     sent: Any
     opened: Any
     dropped: Any
@@ -142,10 +144,10 @@ def flood_at() -> Iterator[Any]:
 
     def start(port: int, targets: list[tuple[str, str | None]], frame: str, per_s: float) -> Flood:
         counters = [context.Value("q", 0) for _ in range(3)]
-        shared = Flood(None, context.Event(), context.Event(), *counters)
+        shared = Flood(None, context.Event(), context.Event(), context.Event(), *counters)
         shared.process = context.Process(
             target=flood_process.flood,
-            args=(port, targets, frame, per_s, shared.on, shared.stop, *counters),
+            args=(port, targets, frame, per_s, shared.on, shared.stop, shared.idle, *counters),
             daemon=True,
         )
         shared.process.start()
@@ -242,6 +244,9 @@ def measure(
         (flooded if under_flood else quiet).extend(play_moves(game, sockets, MOVES_PER_BLOCK))
         if under_flood:
             flood.on.clear()
+            # Its sockets closed first: one it opened after the server let go of the others
+            # would be a flood the next block, or the test's flush, runs into.
+            assert flood.idle.wait(10), "the flood process did not stop"
             wait_until_done_with_flood(flooded_table, left_by_others)
     return Round(statistics.median(quiet), statistics.median(flooded))
 
