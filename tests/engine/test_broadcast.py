@@ -19,8 +19,10 @@ from games.engine.base import evolve
 from games.engine.bots import bot_seed, bots_play
 from games.engine.broadcast import FOLDED, IN, table_odds
 from games.engine.broadcast.forked import map_forked
-from games.engine.broadcast.playouts import Playouts, margin, percent
+from games.engine.broadcast.playouts import Playouts, _multisets, percent
 from games.engine.broadcast.tables import TABLES
+from games.engine.triad_bot import percentiles
+from games.engine.triad_hands import to_codes
 
 ONE_HAND = {"players": 2, "hands": 1}
 
@@ -77,9 +79,58 @@ def test_a_sampled_figure_lies_within_its_margin_of_the_exact_one() -> None:
     sampled = Playouts("triad", seed, TABLES["triad"], enumeration_limit=0).figure(states[ply], ply)
     assert exact.exact and not sampled.exact
     assert exact.playouts > 55, "more continuations than two cards' multisets: both draws enumerated"
-    for chance, share in zip(exact.shares, sampled.shares, strict=True):
+    assert sampled.margins is not None
+    for chance, share, points in zip(exact.shares, sampled.shares, sampled.margins, strict=True):
         assert 0 < chance < 1
-        assert abs(100 * chance - percent(share)) <= margin(share, sampled.playouts) <= 3
+        assert abs(100 * chance - percent(share)) <= points <= 3
+
+
+def test_a_draws_control_variate_has_the_mean_its_cards_dealt_every_way_give() -> None:
+    """``Table.draw`` names a Triad draw by the seat and the cards kept, and scores the hand it
+    made; ``draw_mean`` is that score's mean over every multiset the draw may deal, each as
+    likely as a uniform order deals it (``playouts._multisets``, which exact figures use)."""
+    seed = 4
+    engine, table = get_engine("triad"), TABLES["triad"]
+    ply = bot_game("triad", seed).index("discard G3 G3")
+    state = states_of("triad", seed)[ply]
+    after = engine.apply(state, "discard G3 G3")
+    drawn = table.draw(state, after, 2)
+    assert drawn is not None
+    key, score = drawn
+    kept = list(state.hands[state.to_act])
+    kept.remove("G3")
+    kept.remove("G3")
+    assert key == (state.to_act, tuple(sorted(kept)), 2)
+    assert score == percentiles(6)[to_codes(after.hands[state.to_act])]
+    mean = sum(
+        weight * percentiles(6)[to_codes((*kept, *order[:2]))] for weight, order in _multisets(state.deck, 2)
+    )
+    assert table.draw_mean(key, state.deck) == pytest.approx(float(mean), abs=1e-12)
+
+
+def test_a_figure_sampled_with_control_variates_holds_the_exact_chance_as_often_as_it_says() -> None:
+    """The margins of the regression estimate (``playouts._Control``) against the exact chance
+    (enumerated): a 3-player Triad deal before its draws, sampled again and again with other
+    cards (``salt``) to a loose goal, where an interval is at its least sure. 95% of the
+    intervals should hold it; below 90% of these 120 would be a margin too narrow."""
+    seed, config = 7, {"players": 3, "hands": 1}
+    texts = bot_game("triad", seed, players=3)
+    state = get_engine("triad").replay(config, seed, texts)[4]
+    exact = Playouts("triad", seed, TABLES["triad"], enumeration_limit=2000).figure(state, 4)
+    assert exact.exact and all(0.2 < chance < 0.5 for chance in exact.shares)
+    held, played = 0, 0
+    for salt in range(1, 41):
+        sampled = Playouts("triad", seed, TABLES["triad"], enumeration_limit=0, salt=salt, margin_goal=6)
+        figure = sampled.figure(state, 4)
+        assert figure.margins is not None and max(figure.margins) <= 6
+        played += figure.playouts
+        held += sum(
+            abs(100 * chance - percent(share)) <= points
+            for chance, share, points in zip(exact.shares, figure.shares, figure.margins, strict=True)
+        )
+    assert held >= 0.9 * 3 * 40
+    # Plain means would need about 300 playouts for a margin of 6 at these chances.
+    assert played / 40 < 200
 
 
 def test_the_order_of_the_cards_one_action_deals_changes_nothing() -> None:

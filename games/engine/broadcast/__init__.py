@@ -62,7 +62,8 @@ class SeatOdds:
     """``chance`` in whole percent: 0 and 100 only when certain."""
     margin: int
     """Points either side of ``percent`` holding the 95% Wilson score interval, rounded
-    outwards (the solitaire meter's); 0 when ``exact`` or not ``in``."""
+    outwards (the solitaire meter's; of the effective playouts, for a figure sampled with
+    control variates, ``playouts``); 0 when ``exact`` or not ``in``."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,9 @@ def _seats(standings: tuple[str, ...], figure: Figure) -> tuple[SeatOdds, ...]:
         if standing != IN:
             chance = 0.0
         sure = figure.exact or standing != IN
+        if not sure and figure.margins is not None:
+            seats.append(SeatOdds(seat, standing, chance, percent(chance), figure.margins[seat]))
+            continue
         seats.append(
             SeatOdds(
                 seat=seat,

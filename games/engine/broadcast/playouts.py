@@ -30,21 +30,37 @@ The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` check
   until every seat's margin is at most ``MARGIN_GOAL`` points. The margin is the solitaire
   meter's (``margin``): a Wilson interval takes each playout as a win or a loss; a tie's
   share 1/k varies less than that, so with ties the interval is, if anything, too wide.
+* **Control variates** (Triad): who wins a deal is mostly whose hand ends best, and each draw
+  still to come is worth something whose mean is known exactly: the bot's percentile of the
+  hand it makes (``Table.draw``). A seat's draw comes from the top of a uniform order, so,
+  taken alone, its cards are as likely any multiset of the undealt ones as a uniform draw of
+  them (when no reshuffle comes first: then, or when the playouts do not all make the same
+  draws, the plain means are used); ``draw_mean`` enumerates them. Each share is then its mean less the part
+  its regression on the draws' scores puts down to their having come out above or below
+  those means (``_Control``), an estimate that varies far less than the plain mean, and its
+  margin is the Wilson interval of the playouts that would vary as little: ``p(1-p)`` over
+  the regression's variance (its residual variance, grown as a prediction's away from the
+  sample's mean is), at most ``CONTROL_GAIN`` times those played. A figure takes a third of
+  the playouts it did (bench/broadcast.py: 75,000 -> 32,000 a 6-player match). Against 13
+  figures enumerated exactly (deals of 3, 4 and 6 seats), sampled 60 times each to ±3, the
+  intervals held the exact chance 2,453 times in 2,460 (99.7%); with no ``CONTROL_GAIN``
+  (3 figures, 100 times each) 782 in 800, 94-100% a figure. ``tests/engine/test_broadcast.py``
+  checks it on one, to a looser goal.
 * **Two processes.** The figures to sample or enumerate don't depend on each other (each
   playout is seeded by its figure's ply and its number; a bot's move is a function of its
   view), so ``figures(..., workers=2)`` shares them out between this process and a forked one
   (``forked``), each taking the next as it frees up: the same figures as one process's.
 
 Cost (bench/broadcast.py, 3 bot-played 6-player Triad matches, seeds 0-2, on this 2-core
-machine under other load, so CPU time is the guide): a match (about 400 steps, two thirds of
-them exact) plays about 75,000 continuations, nearly all of them sampling (a figure within 3
-points needs up to 1,500, and each card a Triad draw deals before the last draw starts a figure
-of its own). In one process, CPU p95 23.5-25.0 s (3,400 a second), against 35.5-38.0 s in the
-same runs before the engines', the views' and the playouts' own costs were cut; shared with a
-forked process, the busier process's CPU p95 is 12.5-13.4 s, about the wall-clock time when
-each has a core: still over the issue's 10 s. Under it would take continuations a third
-cheaper again (a compiled playout, as the solitaire solver has) or fewer of them for the same
-margin.
+machine under other load, so CPU time is the guide; old and new code run side by side, twice,
+2026-11-30): a match (about 400 steps, two thirds of them exact) plays about 32,000
+continuations, nearly all of them sampling (each card a Triad draw deals before the last draw
+starts a figure of its own). Control variates cut them from 75,000 (a figure within 3 points
+took up to 1,500 playouts, now about 450): in one process, CPU p95 27.2 s -> 11.8 s (2,800
+continuations a second either way); shared with a forked process, the busier process's CPU
+p95 14.4 s -> 6.4 s and 7.3 s, about the wall-clock time when each has a core: under the
+issue's 10 s. Before, the engines', the views' and the playouts' own costs had been cut
+(one process 35.5-38.0 s -> 23.5-25.0 s, 2026-11-29).
 """
 
 from __future__ import annotations
@@ -70,9 +86,13 @@ BATCH = 100
 """Playouts between two looks at the margins."""
 MAX_PLAYOUTS = 4000
 """A guard only: at 4,000 playouts every share's margin is below 1.6 points."""
+CONTROL_GAIN = 3
+"""The most a control variate may stand for: the margin of at most this many times the
+playouts played (a guard against a residual variance that came out near 0 by chance)."""
 ENUMERATION_LIMIT = 1000
 """The most continuations an exact enumeration may take; past it the figure is sampled
-(a sampled figure takes up to about 1,500 playouts of the same cost)."""
+(a sampled figure takes up to about 1,500 playouts of the same cost, about 450 with control
+variates: an enumeration may cost more, but its figure is exact)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +104,8 @@ class Figure:
     """Continuations played: sampled playouts, or enumerated ones when ``exact``."""
     exact: bool
     """No sampling: the shares are the chances themselves (margin 0)."""
+    margins: tuple[int, ...] | None = None
+    """Each seat's points either side of a sampled share (``_Control``); ``None`` when exact."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +129,12 @@ class Playouts:
         *,
         margin_goal: int = MARGIN_GOAL,
         enumeration_limit: int = ENUMERATION_LIMIT,
+        salt: int = 0,
     ) -> None:
         self.engine = get_engine(game)
         self.seed = seed
+        self.salt = salt
+        """0, or a number that gives every playout other cards (for tests of the margins)."""
         self.table = table
         self.margin_goal = margin_goal
         self.enumeration_limit = enumeration_limit
@@ -195,8 +220,11 @@ class Playouts:
                 after = self.table.canonical(after)
             state, ply, dealing = after, ply + 1, False
 
-    def _play(self, state: Any, ply: int) -> tuple[float, ...]:
-        """One playout to the end of the deal, dealing what comes as it comes."""
+    def _play(
+        self, state: Any, ply: int, draws: list[tuple[tuple[object, ...], float] | None]
+    ) -> tuple[float, ...]:
+        """One playout to the end of the deal, dealing what comes as it comes; ``draws``
+        gets ``Table.draw`` of each action that deals."""
         table, apply, bot = self.table, self.engine.apply, self._bot
         deal = table.deal(state)
         while True:
@@ -204,7 +232,12 @@ class Playouts:
             ply += 1
             if table.settled(after) or table.deal(after) != deal:
                 return table.float_shares(after)
-            state = table.canonical(after) if table.dealt(state, after) else after
+            size = table.dealt(state, after)
+            if size:
+                draws.append(table.draw(state, after, size) if size > 0 else None)
+                state = table.canonical(after)
+            else:
+                state = after
 
     # ---- exact --------------------------------------------------------------------------
 
@@ -248,22 +281,135 @@ class Playouts:
 
     def _sample(self, ahead: _Random) -> Figure:
         cards = self.table.undealt(ahead.state)
-        totals: list[float] = []
+        control: _Control | None = None
+        usable = True
         count = 0
         while count < MAX_PLAYOUTS:
             for number in range(count, count + BATCH):
                 stream = derive_seed(self.seed, "broadcast", ahead.ply, number)
+                if self.salt:
+                    stream = derive_seed(stream, "salt", self.salt)
                 start = self.table.redeal(ahead.state, tuple(shuffled(cards, stream)), stream)
-                shares = self._play(start, ahead.ply)
-                if not totals:
-                    totals = [0.0] * len(shares)
-                for seat, share in enumerate(shares):
-                    totals[seat] += share
+                draws: list[tuple[tuple[object, ...], float] | None] = []
+                shares = self._play(start, ahead.ply, draws)
+                if control is None:
+                    keys = tuple(draw[0] for draw in draws if draw is not None)
+                    usable = len(keys) == len(draws) > 0
+                    means = [self.table.draw_mean(key, cards) for key in keys] if usable else []
+                    control = _Control(keys, means, len(shares))
+                if usable:
+                    usable = control.add(draws, shares)
+                else:
+                    control.add_plain(shares)
             count += BATCH
             self.playouts += BATCH
-            if all(margin(total / count, count) <= self.margin_goal for total in totals):
+            assert control is not None
+            shares, margins = control.figure() if usable else control.plain()
+            if max(margins) <= self.margin_goal:
                 break
-        return Figure(tuple(total / count for total in totals), count, False)
+        return Figure(shares, count, False, margins)
+
+
+class _Control:
+    """A sampled figure's shares and margins by regression on control variates (``Table.draw``):
+    each seat's mean share, less what the playouts' draws came out above or below their exact
+    means accounts for."""
+
+    def __init__(self, keys: tuple[tuple[object, ...], ...], means: list[float], seats: int) -> None:
+        self.keys = keys
+        self.means = means
+        k = len(keys)
+        self.count = 0
+        self.sx = [0.0] * k
+        self.sxx = [[0.0] * k for _ in range(k)]
+        self.sy = [0.0] * seats
+        self.syy = [0.0] * seats
+        self.sxy = [[0.0] * seats for _ in range(k)]
+
+    def add_plain(self, shares: tuple[float, ...]) -> None:
+        self.count += 1
+        for seat, share in enumerate(shares):
+            self.sy[seat] += share
+
+    def add(self, draws: list[tuple[tuple[object, ...], float] | None], shares: tuple[float, ...]) -> bool:
+        """Adds a playout; ``False`` if its draws were not the first playout's (then only the
+        plain means may be used)."""
+        self.add_plain(shares)
+        if len(draws) != len(self.keys):
+            return False
+        xs = []
+        for draw, key in zip(draws, self.keys, strict=True):
+            if draw is None or draw[0] != key:
+                return False
+            xs.append(draw[1])
+        sx, sxx, sxy, syy = self.sx, self.sxx, self.sxy, self.syy
+        for seat, share in enumerate(shares):
+            syy[seat] += share * share
+        for a, x in enumerate(xs):
+            sx[a] += x
+            row = sxx[a]
+            for b, other in enumerate(xs):
+                row[b] += x * other
+            cross = sxy[a]
+            for seat, share in enumerate(shares):
+                cross[seat] += x * share
+        return True
+
+    def plain(self) -> tuple[tuple[float, ...], tuple[int, ...]]:
+        """The mean shares, each with its Wilson margin."""
+        n = self.count
+        shares = tuple(total / n for total in self.sy)
+        return shares, tuple(margin(share, n) for share in shares)
+
+    def figure(self) -> tuple[tuple[float, ...], tuple[int, ...]]:
+        """The regression estimate of each share, with the Wilson margin of the number of
+        plain playouts that would be as precise (at most ``CONTROL_GAIN`` times those played)."""
+        n, k = self.count, len(self.keys)
+        xbar = [total / n for total in self.sx]
+        cxx = [[self.sxx[a][b] / n - xbar[a] * xbar[b] for b in range(k)] for a in range(k)]
+        inverse = _inverse(cxx)
+        if inverse is None or n <= k + 2:
+            return self.plain()
+        off = [xbar[a] - self.means[a] for a in range(k)]
+        # The estimate at the exact means is a regression's prediction away from the sample's
+        # mean: its variance grows by this factor (OLS).
+        spread = 1 + sum(off[a] * inverse[a][b] * off[b] for a in range(k) for b in range(k))
+        shares, margins = [], []
+        for seat, total in enumerate(self.sy):
+            ybar = total / n
+            if ybar in (0.0, 1.0):  # every playout alike: no control explains anything
+                shares.append(ybar)
+                margins.append(margin(ybar, n))
+                continue
+            cxy = [self.sxy[a][seat] / n - xbar[a] * ybar for a in range(k)]
+            beta = [sum(inverse[a][b] * cxy[b] for b in range(k)) for a in range(k)]
+            share = ybar - sum(beta[a] * off[a] for a in range(k))
+            residual = self.syy[seat] / n - ybar * ybar - sum(beta[a] * cxy[a] for a in range(k))
+            variance = max(residual, 0.0) * n / (n - k - 1) * spread / n
+            # A share that came out 0 or 1 here was not seen to be certain: keep it inside.
+            share = min(max(share, 1e-9), 1 - 1e-9)
+            plain = n * CONTROL_GAIN if variance <= 0 else share * (1 - share) / variance
+            shares.append(share)
+            margins.append(margin(share, min(plain, n * CONTROL_GAIN)))
+        return tuple(shares), tuple(margins)
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]] | None:
+    """The inverse of a small covariance matrix (Gauss-Jordan), ``None`` if near singular."""
+    k = len(matrix)
+    work = [[*row, *(float(a == b) for b in range(k))] for a, row in enumerate(matrix)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda row: abs(work[row][col]))
+        if abs(work[pivot][col]) < 1e-10:
+            return None
+        work[col], work[pivot] = work[pivot], work[col]
+        head = work[col][col]
+        work[col] = [value / head for value in work[col]]
+        for row in range(k):
+            if row != col and work[row][col]:
+                factor = work[row][col]
+                work[row] = [value - factor * lead for value, lead in zip(work[row], work[col], strict=True)]
+    return [row[k:] for row in work]
 
 
 def _multisets(cards: tuple[str, ...], size: int) -> Iterator[tuple[Fraction, tuple[str, ...]]]:
@@ -295,9 +441,10 @@ def percent(share: float) -> int:
     return rounded
 
 
-def margin(share: float, playouts: int) -> int:
+def margin(share: float, playouts: float) -> int:
     """Points either side of ``percent(share)`` that hold the 95% Wilson score interval of a
-    share over ``playouts`` playouts, rounded outwards (the solitaire meter's, ``odds.Odds``)."""
+    share over ``playouts`` playouts (or as many as a control-variate estimate is as precise
+    as, ``_Control``), rounded outwards (the solitaire meter's, ``odds.Odds``)."""
     n = playouts
     z = Z_95
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)

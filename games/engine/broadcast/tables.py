@@ -8,7 +8,9 @@ deal them anew. Every state here is an engine's own frozen state, changed only a
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import fields
 from fractions import Fraction
 from functools import cache
@@ -17,6 +19,9 @@ from typing import Any
 
 from games.engine.base import evolve
 from games.engine.betting import HAND, OVER, PLACE_TIE, TIE_REPLAY
+from games.engine.triad import DRAW
+from games.engine.triad_bot import percentiles
+from games.engine.triad_hands import to_codes
 
 IN, FOLDED, OUT = "in", "folded", "out"
 """A seat's standing in a deal: still in it, folded (TR-8), or not dealt in (no chips left,
@@ -87,6 +92,18 @@ class Table(ABC):
         """A value that is equal for two states only if ``seat``'s views of them are (more may
         tell them apart, never less), far cheaper than the view; ``None``: none is known."""
         return None
+
+    def draw(self, before: Any, after: Any, size: int) -> tuple[tuple[object, ...], float] | None:
+        """For an action that dealt the ``size`` undealt cards on top into one seat's hand (a
+        Triad draw): who drew and what they kept (a key), and a score of the hand it made,
+        whose mean over a uniform draw ``draw_mean`` works out exactly: the sampled figures'
+        control variate (``playouts``). ``None``: the action was not such a draw."""
+        return None
+
+    def draw_mean(self, key: tuple[object, ...], undealt: tuple[str, ...]) -> float:
+        """The mean of ``draw``'s score for the draw ``key``, its cards a uniform multiset of
+        ``undealt``."""
+        raise NotImplementedError
 
 
 class PokerTable(Table):
@@ -207,6 +224,28 @@ class BlocksTable(Table):
         return state.forfeited is not None
 
 
+def _percentile(cards: tuple[str, ...]) -> float:
+    return percentiles(len(cards))[to_codes(cards)]
+
+
+def _uniform_multisets(cards: tuple[str, ...], size: int) -> list[tuple[float, tuple[str, ...]]]:
+    """Each multiset of ``size`` of ``cards`` with the chance that a uniform draw deals it."""
+    counts = sorted(Counter(cards).items())
+    whole = math.comb(len(cards), size)
+    found: list[tuple[float, tuple[str, ...]]] = []
+
+    def extend(index: int, chosen: tuple[str, ...], ways: int) -> None:
+        if len(chosen) == size:
+            found.append((ways / whole, chosen))
+        elif index < len(counts):
+            card, have = counts[index]
+            for n in range(min(have, size - len(chosen)) + 1):
+                extend(index + 1, chosen + (card,) * n, ways * math.comb(have, n))
+
+    extend(0, (), 1)
+    return found
+
+
 @cache
 def _poker_shares(winners: tuple[int, ...], players: int) -> tuple[Fraction, ...]:
     return tuple(Fraction(int(seat in winners), len(winners)) for seat in range(players))
@@ -236,6 +275,23 @@ def _getters(kind: type, hidden: frozenset[str]) -> tuple[attrgetter[Any], attrg
 class TriadTable(PokerTable):
     cards = "hands"
     hidden = frozenset({"hands", "deck", "pile", "mucked", "seed"})
+
+    def draw(self, before: Any, after: Any, size: int) -> tuple[tuple[object, ...], float] | None:
+        """A draw's score is the bot's percentile of the hand it made (``triad_bot``): the
+        hand's chance of beating a random one, which tells most of who wins the deal."""
+        seat = before.to_act
+        if seat is None or before.phase != DRAW:
+            return None
+        hand = after.hands[seat]
+        kept = list(hand)
+        for card in before.deck[:size]:
+            kept.remove(card)
+        return (seat, tuple(sorted(kept)), size), _percentile(hand)
+
+    def draw_mean(self, key: tuple[object, ...], undealt: tuple[str, ...]) -> float:
+        _, kept, size = key
+        assert isinstance(kept, tuple) and isinstance(size, int)
+        return sum(chance * _percentile(kept + cards) for chance, cards in _uniform_multisets(undealt, size))
 
     def canonical(self, state: Any) -> Any:
         """Every hand sorted: a hand is valued, discarded from and read by the bot as a multiset."""
