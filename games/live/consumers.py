@@ -344,7 +344,10 @@ class TableConsumer(FrameLimitedConsumer):
         frame about to be drawn needs it too)."""
         if self.person is None or self.person.hide_chat:
             return False
-        kept = await snapshot_at(self.table_id, self.game_id, version)
+        try:
+            kept = await snapshot_at(self.table_id, self.game_id, version)
+        except Table.DoesNotExist:
+            return False  # gone: the frame drawn next closes the socket (``send_table``)
         return kept is not None and kept.record.is_over
 
     # Chat (LP-10)

@@ -24,6 +24,8 @@ from django.contrib.auth import get_user_model
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from games.core import announcements
+from games.core.announcements import TableChanged
 from games.engine import TABLE_SEAT, get_engine
 from games.live import socket_limits, tables
 from games.live.consumers import LOBBY_SPACING_S
@@ -340,15 +342,22 @@ def test_past_the_limit_a_frame_gets_a_small_notice_and_plays_nothing(live_site:
     assert refused, "the move after the notice was played every time"
 
 
-def test_a_socket_whose_table_is_gone_is_closed_as_one_for_no_table(live_site: str) -> None:
-    """A frame for a table deleted under an open socket (a test database emptied as a server
-    still works) closes the socket with 4404, as at connect, and logs no exception."""
+@pytest.mark.parametrize("then", ["a frame", "an announcement"])
+def test_a_socket_whose_table_is_gone_is_closed_as_one_for_no_table(live_site: str, then: str) -> None:
+    """A frame from a table deleted under an open socket (a test database emptied as a server
+    still works), or news of a move there, closes the socket with 4404, as at connect, and
+    logs no exception (CI: the news reached a seated player's socket, which asks whether the
+    game is over before it draws, and that raised)."""
     game = HeadsUp.deal("gone")
     mover = game.players[game.to_act]
     with open_socket(live_site, game.path(), session_cookie(mover)) as sock:
         wait_for_version(sock, 0)
         Table.objects.filter(pk=game.table.pk).delete()
-        sock.send(STALE)
+        if then == "a frame":
+            sock.send(STALE)
+        else:
+            gone = TableChanged(game.table.pk, game.table.record_id, version=1)
+            async_to_sync(announcements.send_async)([gone])
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 sock.recv(timeout=20)
