@@ -155,6 +155,25 @@ def test_smaller_games_inside_the_search_agree(
         assert python == compiled, state
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_capped_smaller_games_inside_the_search_agree(
+    config: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, with their share of the positions capped (CLASS_PROOFS_CAPPED_AFTER,
+    CLASS_PROOF_SHARE) from 300 positions on: at most a third of them, then a half."""
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOFS_AFTER", 30)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_EVERY", 10)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOF_NODES", 500)
+    monkeypatch.setattr(pyramid_search, "CLASS_PROOFS_CAPPED_AFTER", 300)
+    for seed in range(6):
+        monkeypatch.setattr(pyramid_search, "CLASS_PROOF_SHARE", 3 if seed % 2 else 2)
+        state = PYRAMID.initial_state(config, seed)
+        python, compiled = both(state, node_limit=20_000)
+        assert python == compiled, seed
+        python, compiled = both(state, node_limit=5_000, failure_limit=50)
+        assert python == compiled, (seed, "forgetting")
+
+
 def test_positions_from_play_and_hand_built_ones_agree() -> None:
     """Positions in the middle of a game, and positions with gaps in the tableau that no
     deal reaches, in every variant."""
@@ -292,6 +311,8 @@ def core_args(**changes: Any) -> list[Any]:
         "class_proofs_after": pyramid_search.CLASS_PROOFS_AFTER,
         "class_proof_nodes": pyramid_search.CLASS_PROOF_NODES,
         "class_proof_every": pyramid_search.CLASS_PROOF_EVERY,
+        "class_proofs_capped_after": pyramid_search.CLASS_PROOFS_CAPPED_AFTER,
+        "class_proof_share": pyramid_search.CLASS_PROOF_SHARE,
     }
     return list({**args, **changes}.values())
 
@@ -315,6 +336,7 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"order_from": 0}, "order_from"),
         ({"class_proof_nodes": 0}, "class_proof_nodes"),
         ({"class_proof_every": 0}, "class_proof_every"),
+        ({"class_proof_share": 0}, "class_proof_share"),
         ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
         ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],

@@ -68,6 +68,8 @@ typedef struct {
     long long class_proofs_after; /* pyramid_search.CLASS_PROOFS_AFTER */
     long long class_proof_nodes;  /* pyramid_search.CLASS_PROOF_NODES */
     long long class_proof_every;  /* pyramid_search.CLASS_PROOF_EVERY */
+    long long class_proofs_capped_after; /* pyramid_search.CLASS_PROOFS_CAPPED_AFTER */
+    long long class_proof_share;         /* pyramid_search.CLASS_PROOF_SHARE */
     Stage stages[MAX_STAGES];
     int nstages;
 } Input;
@@ -131,6 +133,7 @@ typedef struct {
     int32_t *context_slots; /* open addressing over contexts, by content; -1: empty */
     size_t context_slots_cap;
     long long nodes, budget;
+    long long proof_nodes; /* the positions spent in settled's smaller games */
     int order; /* 1: removal_weight's order, -1: its reverse (pyramid_search.ORDER_RUN) */
     /* PyramidSearch.won_games and ran_out, by the bitmask of the classes a smaller game keeps. */
     unsigned char won_games[1 << CLASSES];
@@ -571,12 +574,18 @@ static int lost_in_smaller_games(Search *s, u64 live, int p, const Context *pass
 
 /* pyramid_search: settled. Whether a position whose search is still going on, now at moment
  * p, is lost in a smaller game: tried once the search has passed CLASS_PROOFS_AFTER positions
- * in all and *due, then due again CLASS_PROOF_EVERY positions later. 1 lost, 0 not proven,
- * -1 aborted. */
+ * in all and *due, then due again CLASS_PROOF_EVERY positions later; from
+ * CLASS_PROOFS_CAPPED_AFTER positions on, not while more than 1 / CLASS_PROOF_SHARE of the
+ * positions went to these games. 1 lost, 0 not proven, -1 aborted. */
 static int settled(Search *s, u64 live, int p, const Context *pass, long long *due) {
-    if (*due == NONE || s->nodes < *due || s->nodes < s->in->class_proofs_after) return 0;
-    *due = s->nodes + s->in->class_proof_every;
-    return lost_in_smaller_games(s, live, p, pass);
+    const Input *in = s->in;
+    if (*due == NONE || s->nodes < *due || s->nodes < in->class_proofs_after) return 0;
+    *due = s->nodes + in->class_proof_every;
+    if (s->nodes >= in->class_proofs_capped_after && s->proof_nodes * in->class_proof_share > s->nodes) return 0;
+    long long before = s->nodes;
+    int lost = lost_in_smaller_games(s, live, p, pass);
+    s->proof_nodes += s->nodes - before;
+    return lost;
 }
 
 /* Whether a reserve card of i's rank with a lower id is in play: only the first of two
@@ -1138,16 +1147,18 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLLLLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
                           &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.free_stock_after,
                           &in.order_from, &in.order_run, &in.class_proofs_after, &in.class_proof_nodes,
-                          &in.class_proof_every))
+                          &in.class_proof_every, &in.class_proofs_capped_after, &in.class_proof_share))
         return NULL;
-    if (in.order_run < 1 || in.order_from < 1 || in.class_proof_nodes < 1 || in.class_proof_every < 1) {
-        PyErr_SetString(PyExc_ValueError, "order_from, order_run, class_proof_nodes, class_proof_every: at least 1");
+    if (in.order_run < 1 || in.order_from < 1 || in.class_proof_nodes < 1 || in.class_proof_every < 1 ||
+        in.class_proof_share < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "order_from, order_run, class_proof_nodes, class_proof_every, class_proof_share: at least 1");
         return NULL;
     }
     if (in.failure_limit < 1) {

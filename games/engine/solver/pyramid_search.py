@@ -78,6 +78,8 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   deals the plain search decides fast pay nothing. A game's verdict at one moment of a
   pass holds on one side for the others (lost at a moment, lost at each later one), so
   each game is kept by its cards in play with the moments known lost and known open.
+  A long search keeps them to a share of its positions (``CLASS_PROOFS_CAPPED_AFTER``,
+  ``CLASS_PROOF_SHARE``): past that share it goes on without them until it is back under.
 
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
 its order of removals finds late: it then alternates that order and its reverse in runs
@@ -127,16 +129,21 @@ RELAX_STAGES = (
     (20_000, (1, 2, 3), 5_000),
     (300_000, (2, 3), 40_000),
     (600_000, (3,), 500_000),
-    (8_000_000, (4,), 500_000),
-    (16_000_000, (5,), 1_000_000),
-    (24_000_000, (5,), 2_000_000),
+    (8_000_000, (5,), 2_000_000),
 )
 """When the search has examined this many positions, it tries to prove the position lost on
 smaller games keeping this many classes, each allowed this many positions (see relaxations).
 Most hard lost deals fall to a 3-class game within 500,000 positions; the games with more
 classes of a winnable deal are winnable too, and often slow to win, so they come late, when
 the search has spent many more positions than they can (docs/benchmarks.md, Solver:
-"Smaller games, remembered and late")."""
+"Smaller games, remembered and late"). The slowest lost deals need a 5-class game of 1.3 to
+1.6 million positions; with (4,) at 8 million, (5,) at 16 million within 1 million each and
+within 2 million at 24 million, they came last (6-row + reserve #90135, #40404, #39015: 26 to
+31 million positions, 3.3 to 3.6 s CPU; now 9.3 to 11.6 million, 0.9 to 1.1 s; A/B in one
+run over the 67 deals of docs/winnability.md's 100,000-deal rows that took 4 million or
+more). The cost: a winnable deal past 8 million positions plays the six 5-class games (#29011
+1.33 to 1.64 s, #33264 1.08 to 1.49 s) and #15685, which a 4-class game proved at 8 million,
+0.67 to 0.99 s. The 4-class games before the 5-class ones made #29011 1.8 s."""
 FREE_STOCK_AFTER = 300_000
 """A search still running after this many positions, before its smaller games, tries its
 position with a free stock (``freed``) once, within FREE_STOCK_NODES positions. That game
@@ -168,7 +175,20 @@ others four times slower (standard #592: 0.14 s to 0.6 s). Games of two classes 
 less: tried on every position they left #8348 at 26.6 million positions (three: 0.3). The
 cost: a lost deal whose corners the plain search settles fast pays for proofs it did not need
 (52-u #29292: 3.9 million positions, 15.0 with them; keeping all proofs within the search's own
-positions cut that to 7.1 but left 6-row + reserve #79057 at 11.1 million instead of 1.5)."""
+positions cut that to 7.1 but left 6-row + reserve #79057 at 11.1 million instead of 1.5; see
+CLASS_PROOFS_CAPPED_AFTER for the cap kept)."""
+CLASS_PROOFS_CAPPED_AFTER = 4_000_000
+CLASS_PROOF_SHARE = 4
+"""From CLASS_PROOFS_CAPPED_AFTER positions on, the smaller games inside the search (``settled``)
+are tried only while the positions spent in them are at most 1 / CLASS_PROOF_SHARE of all the
+search's positions: past that share a position's turn passes without them. The proofs a lost
+deal does not need then cost it at most a fraction (52-u + overlap #29292: 22.6 million
+positions, 1.23 s CPU; 15.0 million, 0.77 s; 52-u #29292: 0.87 s, 0.41 s; A/B in one run with
+RELAX_STAGES' change, the 67 deals of docs/winnability.md's 100,000-deal rows that took 4
+million positions or more, 39.4 s in all before, 30.6 after). From 4 million on, so that the
+deals they save early keep them all (6-row + reserve #79057, 1.5 million positions; capping
+from the start left it at 11.1). A share of 1/2 did as well within the noise (6-row + reserve
+over those deals 19.8 s, 1/4 19.1; 52-u + overlap #29292 0.85 s, 0.75)."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 FREE_STOCK_NODES = 1_000_000
@@ -550,6 +570,8 @@ class PyramidSearch:
             CLASS_PROOFS_AFTER,
             CLASS_PROOF_NODES,
             CLASS_PROOF_EVERY,
+            CLASS_PROOFS_CAPPED_AFTER,
+            CLASS_PROOF_SHARE,
         )
         if status < 0:
             raise SearchAborted
@@ -719,6 +741,7 @@ class PyramidSearch:
         line = self.line
         budget = [self.node_limit if self.node_limit is not None else -1]
         sign = [1]
+        proof_nodes = [0]  # the positions spent in settled's smaller games
         deadline = self.deadline
         nodes = 0
         Shape = tuple[tuple[int, ...], tuple[Pair, ...], dict[int, tuple[int, ...]], int]
@@ -987,12 +1010,19 @@ class PyramidSearch:
             """Whether a position whose search is still going on, now at moment ``p``, is lost
             in a smaller game: tried once the search has passed CLASS_PROOFS_AFTER positions in
             all and ``due[0]`` (set as the position's search begins, -1 for never), then again
-            CLASS_PROOF_EVERY positions later. The moves tried so far failed, so a loss from
-            ``p`` on is the position's."""
+            CLASS_PROOF_EVERY positions later; from CLASS_PROOFS_CAPPED_AFTER positions on, only
+            while at most 1 / CLASS_PROOF_SHARE of all positions went to these games. The moves
+            tried so far failed, so a loss from ``p`` on is the position's."""
             if due[0] < 0 or nodes < due[0] or nodes < CLASS_PROOFS_AFTER:
                 return False
             due[0] = nodes + CLASS_PROOF_EVERY
-            return lost_in_smaller_games(live, p, used, flag)
+            if nodes >= CLASS_PROOFS_CAPPED_AFTER and proof_nodes[0] * CLASS_PROOF_SHARE > nodes:
+                return False
+            before = nodes
+            try:
+                return lost_in_smaller_games(live, p, used, flag)
+            finally:
+                proof_nodes[0] += nodes - before
 
         def lost_in_smaller_games(live: int, p: int, used: int, flag: bool) -> bool:
             """Whether one of the smaller games keeping CLASS_PROOF_SIZE of the classes in play
