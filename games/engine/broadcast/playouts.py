@@ -35,10 +35,11 @@ The shortcuts, and what each relies on (``tests/engine/test_broadcast.py`` check
   hand it makes (``Table.draw``). A seat's draw comes from the top of a uniform order, so,
   taken alone, its cards are as likely any multiset of the undealt ones as a uniform draw of
   them (when no reshuffle comes first: then, or when the playouts do not all make the same
-  draws, the plain means are used); ``draw_mean`` enumerates them. Each share is then its mean less the part
-  its regression on the draws' scores puts down to their having come out above or below
-  those means (``_Control``), an estimate that varies far less than the plain mean, and its
-  margin is the Wilson interval of the playouts that would vary as little: ``p(1-p)`` over
+  draws, the plain means are used); ``draw_mean`` enumerates them (``tables.multisets``,
+  as an exact figure does). Each share is then its mean less the part its regression on the
+  draws' scores puts down to their having come out above or below those means
+  (``_Control``), an estimate that varies far less than the plain mean, and its margin is
+  the Wilson interval of the playouts that would vary as little: ``p(1-p)`` over
   the regression's variance (its residual variance, grown as a prediction's away from the
   sample's mean is), at most ``CONTROL_GAIN`` times those played. A figure takes a third of
   the playouts it did (bench/broadcast.py: 75,000 -> 32,000 a 6-player match). Against 13
@@ -75,7 +76,7 @@ from typing import Any
 from games.engine import get_engine
 from games.engine.bots import bot_seed
 from games.engine.broadcast.forked import map_forked
-from games.engine.broadcast.tables import Table
+from games.engine.broadcast.tables import Table, multisets
 from games.engine.rng import derive_seed, shuffled
 from games.engine.solver.odds import Z_95
 
@@ -415,22 +416,11 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]] | None:
 def _multisets(cards: tuple[str, ...], size: int) -> Iterator[tuple[Fraction, tuple[str, ...]]]:
     """Each multiset of ``size`` of ``cards`` with the chance that a uniform order deals it
     first, as a new order: that multiset on top, the rest after it."""
-    counts = sorted(Counter(cards).items())
     whole = math.comb(len(cards), size)
-
-    def extend(index: int, chosen: tuple[str, ...], ways: int) -> Iterator[tuple[Fraction, tuple[str, ...]]]:
-        if len(chosen) == size:
-            rest = Counter(cards)
-            rest.subtract(chosen)
-            yield Fraction(ways, whole), chosen + tuple(sorted(rest.elements()))
-            return
-        if index == len(counts):
-            return
-        card, have = counts[index]
-        for n in range(min(have, size - len(chosen)), -1, -1):
-            yield from extend(index + 1, chosen + (card,) * n, ways * math.comb(have, n))
-
-    yield from extend(0, (), 1)
+    for ways, chosen in multisets(cards, size):
+        rest = Counter(cards)
+        rest.subtract(chosen)
+        yield Fraction(ways, whole), chosen + tuple(sorted(rest.elements()))
 
 
 def percent(share: float) -> int:

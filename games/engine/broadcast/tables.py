@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import fields
 from fractions import Fraction
 from functools import cache
@@ -228,22 +229,22 @@ def _percentile(cards: tuple[str, ...]) -> float:
     return percentiles(len(cards))[to_codes(cards)]
 
 
-def _uniform_multisets(cards: tuple[str, ...], size: int) -> list[tuple[float, tuple[str, ...]]]:
-    """Each multiset of ``size`` of ``cards`` with the chance that a uniform draw deals it."""
+def multisets(cards: tuple[str, ...], size: int) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """Each multiset of ``size`` of ``cards`` (sorted), with the number of the
+    ``math.comb(len(cards), size)`` equally likely draws of ``size`` of them that deal it."""
     counts = sorted(Counter(cards).items())
-    whole = math.comb(len(cards), size)
-    found: list[tuple[float, tuple[str, ...]]] = []
 
-    def extend(index: int, chosen: tuple[str, ...], ways: int) -> None:
+    def extend(index: int, chosen: tuple[str, ...], ways: int) -> Iterator[tuple[int, tuple[str, ...]]]:
         if len(chosen) == size:
-            found.append((ways / whole, chosen))
-        elif index < len(counts):
-            card, have = counts[index]
-            for n in range(min(have, size - len(chosen)) + 1):
-                extend(index + 1, chosen + (card,) * n, ways * math.comb(have, n))
+            yield ways, chosen
+            return
+        if index == len(counts):
+            return
+        card, have = counts[index]
+        for n in range(min(have, size - len(chosen)), -1, -1):
+            yield from extend(index + 1, chosen + (card,) * n, ways * math.comb(have, n))
 
-    extend(0, (), 1)
-    return found
+    yield from extend(0, (), 1)
 
 
 @cache
@@ -291,7 +292,8 @@ class TriadTable(PokerTable):
     def draw_mean(self, key: tuple[object, ...], undealt: tuple[str, ...]) -> float:
         _, kept, size = key
         assert isinstance(kept, tuple) and isinstance(size, int)
-        return sum(chance * _percentile(kept + cards) for chance, cards in _uniform_multisets(undealt, size))
+        whole = math.comb(len(undealt), size)
+        return sum(ways / whole * _percentile(kept + cards) for ways, cards in multisets(undealt, size))
 
     def canonical(self, state: Any) -> Any:
         """Every hand sorted: a hand is valued, discarded from and read by the bot as a multiset."""
