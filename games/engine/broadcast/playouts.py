@@ -78,7 +78,7 @@ from games.engine.bots import bot_seed
 from games.engine.broadcast.forked import map_forked
 from games.engine.broadcast.tables import Table, multisets
 from games.engine.rng import derive_seed, shuffled
-from games.engine.solver.odds import Z_95
+from games.engine.solver.odds import wilson_of_share
 
 MARGIN_GOAL = 3
 """Points either side of a sampled figure (95% Wilson interval, rounded outwards) that
@@ -435,10 +435,6 @@ def margin(share: float, playouts: float) -> int:
     """Points either side of ``percent(share)`` that hold the 95% Wilson score interval of a
     share over ``playouts`` playouts (or as many as a control-variate estimate is as precise
     as, ``_Control``), rounded outwards (the solitaire meter's, ``odds.Odds``)."""
-    n = playouts
-    z = Z_95
-    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
-    spread = z * math.sqrt(max(0.0, share * (1 - share)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    low, high = max(0.0, centre - spread), min(1.0, centre + spread)
+    low, high = wilson_of_share(share, playouts)
     shown = percent(share)
     return math.ceil(round(max(shown - 100 * low, 100 * high - shown), 6))

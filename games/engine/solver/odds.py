@@ -53,7 +53,7 @@ from games.engine.solver.sampling import (
     sample_states,
 )
 
-__all__ = ["ODDS_SAMPLES", "ODDS_SOLVE_NODES", "Odds", "chance", "wilson"]
+__all__ = ["ODDS_SAMPLES", "ODDS_SOLVE_NODES", "Odds", "chance", "wilson", "wilson_of_share"]
 
 ODDS_SAMPLES = 100
 """Positions consistent with the view solved per figure. With ODDS_SOLVE_NODES, over 300
@@ -113,9 +113,15 @@ class Odds:
 
 def wilson(wins: int, trials: int, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval (shares 0 .. 1) of ``wins`` out of ``trials`` > 0."""
-    rate = wins / trials
+    return wilson_of_share(wins / trials, trials, z)
+
+
+def wilson_of_share(rate: float, trials: float, z: float = Z_95) -> tuple[float, float]:
+    """``wilson`` of a share 0 .. 1 over ``trials`` > 0, which need not be whole (a broadcast
+    figure's ties count 1/k, and an estimate may be as precise as some number of trials)."""
     centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
-    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    variance = max(0.0, rate * (1 - rate))
+    spread = z * math.sqrt(variance / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
