@@ -286,9 +286,9 @@ def test_stages_skip_the_smaller_games_known_not_to_prove_anything(monkeypatch: 
         return reduced(self, classes)
 
     def logged_smaller_game(
-        self: PyramidSearch, state: PyramidState, node_limit: int
+        self: PyramidSearch, state: PyramidState, node_limit: int, fewer_passes_first: bool = False
     ) -> tuple[bool | None, int]:
-        winnable, nodes = smaller_game(self, state, node_limit)
+        winnable, nodes = smaller_game(self, state, node_limit, fewer_passes_first)
         played[-1] = (played[-1][0], node_limit, winnable)
         return winnable, nodes
 
@@ -337,6 +337,46 @@ def test_alternating_orders_give_the_plain_verdicts(
             assert replays_to_win(engine, state, tuple(reversed(alternating.line))), state.seed
         switched += alternating.nodes != one_order.nodes
     assert switched >= 5
+
+
+@pytest.mark.parametrize(
+    "config", [None, {"redeals": 3, "clear_the_board": True}, {"rows": 6, "reserve": True}], ids=str
+)
+def test_fewer_passes_give_the_plain_verdicts(
+    config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From FEWER_PASSES_AFTER on, the smaller games and then the search itself try the
+    position with fewer passes first (searched as if more redeals were used already). Here from
+    the first stage on, at 30 positions, within 300 positions: every verdict is still the
+    plain search's, every line a win, and at least 10 of the 30 deals search other positions
+    than without it (16 to 24)."""
+    monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2), 500), (200, (3,), 500)))
+    monkeypatch.setattr(pyramid_search, "FEWER_PASSES_NODES", 300)
+    engine = get_engine("pyramid")
+    changed = 0
+    for state, expected in plain_verdicts(config, range(30)):
+        monkeypatch.setattr(pyramid_search, "FEWER_PASSES_AFTER", 10**9)
+        without = PyramidSearch(state)
+        without.run()
+        monkeypatch.setattr(pyramid_search, "FEWER_PASSES_AFTER", 30)
+        search = PyramidSearch(state)
+        assert search.run() == expected, state.seed
+        if expected:
+            assert replays_to_win(engine, state, tuple(reversed(search.line))), state.seed
+        changed += search.nodes != without.nodes
+    assert changed >= 10
+
+
+def test_the_slowest_winnable_deals_win_with_fewer_passes() -> None:
+    """The two slowest deals of docs/winnability.md's 100,000-deal rows, 6-row + reserve #33264
+    and #29011, are won in two passes: their smaller games of five classes and then the search
+    itself find such lines at 8 million positions (FEWER_PASSES_AFTER), where the full search
+    took 18.5 and 17.1 million positions in all."""
+    config = {"rows": 6, "reserve": True}
+    for seed, before in ((33264, 18_481_298), (29011, 17_109_768)):
+        sol = solve("pyramid", config, seed)
+        assert sol.winnable is True and sol.nodes < before * 3 // 4, seed
+        assert PYRAMID.replay(config, seed, sol.actions)[-1].status == WON
 
 
 def test_a_free_stock_proves_the_hardest_lost_deals_lost_early() -> None:

@@ -133,6 +133,29 @@ def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.Mo
             assert python == compiled, (seed, node_limit)
 
 
+@pytest.mark.parametrize(
+    "config", [{}, {"redeals": 3, "clear_the_board": True}, {"rows": 6, "reserve": True}], ids=str
+)
+def test_fewer_passes_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs with fewer passes (FEWER_PASSES_AFTER): the smaller games of the stages from 200
+    positions on play them first, and the search one of 300 positions after each such stage,
+    in one order while the orders alternate in runs of 400 from 20 positions on; the third
+    stage comes back in the middle of one such run."""
+    monkeypatch.setattr(
+        pyramid_search, "RELAX_STAGES", ((30, (1, 2), 500), (200, (3,), 500), (350, (2, 3), 800))
+    )
+    monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 200)
+    monkeypatch.setattr(pyramid_search, "ORDER_FROM", 20)
+    monkeypatch.setattr(pyramid_search, "ORDER_RUN", 400)
+    monkeypatch.setattr(pyramid_search, "FEWER_PASSES_AFTER", 200)
+    monkeypatch.setattr(pyramid_search, "FEWER_PASSES_NODES", 300)
+    for seed in range(15):
+        state = PYRAMID.initial_state(config, seed)
+        for node_limit in (20_000, 3_000):
+            python, compiled = both(state, node_limit=node_limit)
+            assert python == compiled, (seed, node_limit)
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_smaller_games_inside_the_search_agree(
     config: dict[str, Any], monkeypatch: pytest.MonkeyPatch
@@ -299,6 +322,7 @@ def core_args(**changes: Any) -> list[Any]:
         "node_limit": -1,
         "deadline": -1.0,
         "relax": True,
+        "fewer_passes_first": False,
         "stages": (),
         "draws": b"",
         "redeal_first": 0,
@@ -313,6 +337,8 @@ def core_args(**changes: Any) -> list[Any]:
         "class_proof_every": pyramid_search.CLASS_PROOF_EVERY,
         "class_proofs_capped_after": pyramid_search.CLASS_PROOFS_CAPPED_AFTER,
         "class_proof_share": pyramid_search.CLASS_PROOF_SHARE,
+        "fewer_passes_after": pyramid_search.FEWER_PASSES_AFTER,
+        "fewer_passes_nodes": pyramid_search.FEWER_PASSES_NODES,
     }
     return list({**args, **changes}.values())
 
@@ -337,6 +363,7 @@ def test_the_core_arguments_reach_a_verdict() -> None:
         ({"class_proof_nodes": 0}, "class_proof_nodes"),
         ({"class_proof_every": 0}, "class_proof_every"),
         ({"class_proof_share": 0}, "class_proof_share"),
+        ({"fewer_passes_nodes": 0}, "fewer_passes_nodes"),
         ({"reshuffle": True, "redeal_count": 1, "draws": b"x"}, "draws"),
         ({"reshuffle": True, "redeal_count": 1, "draws": bytes(8) * 22 + b"\x00" * 7 + b"\xf0"}, "draws"),
     ],

@@ -60,6 +60,7 @@ typedef struct {
     long long node_limit; /* NONE: no limit */
     double deadline;      /* < 0: none */
     int relax;
+    int fewer_passes_first; /* PyramidSearch.fewer_passes_first: a smaller game of a late stage */
     long long failure_limit; /* positions a generation of the failure table holds */
     long long free_stock_nodes; /* pyramid_search.FREE_STOCK_NODES */
     long long free_stock_after; /* pyramid_search.FREE_STOCK_AFTER */
@@ -70,6 +71,8 @@ typedef struct {
     long long class_proof_every;  /* pyramid_search.CLASS_PROOF_EVERY */
     long long class_proofs_capped_after; /* pyramid_search.CLASS_PROOFS_CAPPED_AFTER */
     long long class_proof_share;         /* pyramid_search.CLASS_PROOF_SHARE */
+    long long fewer_passes_after;        /* pyramid_search.FEWER_PASSES_AFTER */
+    long long fewer_passes_nodes;        /* pyramid_search.FEWER_PASSES_NODES */
     Stage stages[MAX_STAGES];
     int nstages;
 } Input;
@@ -491,7 +494,7 @@ static void free_stock(const Input *in, u64 live, long long node_limit, Input *o
     out->nreserve = n - in->size;
     out->seq_len = 0;
     out->start_p = out->start_used = out->redeals = 0;
-    out->pass_removed = out->reshuffle = out->relax = 0;
+    out->pass_removed = out->reshuffle = out->relax = out->fewer_passes_first = 0;
     out->draws = NULL;
     out->redeal_first = out->redeal_count = 0;
     out->node_limit = node_limit;
@@ -912,7 +915,7 @@ static void reduce(const Input *in, u64 live, int p, int used, int flag, int cho
     out->pass_removed = flag;
     if (in->redeals == NONE) out->redeals = used + UNLIMITED_STAND_IN;
     out->node_limit = nodes;
-    out->relax = 0;
+    out->relax = out->fewer_passes_first = 0;
 }
 
 /* PyramidSearch.known_not_lost: whether the smaller game keeping the classes of `mask` would
@@ -925,8 +928,9 @@ static int known_not_lost(const Search *s, int mask, long long allowed) {
 }
 
 /* Whether the smaller games keeping `size` classes prove the position lost (1) or not (0),
- * -1 out of time; adds their positions to *spent, at most `room` of them (NONE: no bound). */
-static int relaxations(Search *s, int size, long long each, long long room, long long *spent) {
+ * -1 out of time; adds their positions to *spent, at most `room` of them (NONE: no bound).
+ * `fewer_passes`: each game tries its position with fewer passes first. */
+static int relaxations(Search *s, int size, long long each, long long room, int fewer_passes, long long *spent) {
     int classes[CLASSES], nclasses = 0;
     for (int c = 1; c < CLASSES; c++)
         if (s->class_n[c]) classes[nclasses++] = c;
@@ -943,6 +947,7 @@ static int relaxations(Search *s, int size, long long each, long long room, long
         if (allowed <= 0) return 0;
         if (!known_not_lost(s, mask, allowed)) {
             reduce(s->in, s->live0, s->in->start_p, s->in->start_used, s->in->pass_removed, mask, allowed, &reduced);
+            reduced.fewer_passes_first = fewer_passes;
             int verdict = smaller_game(s, &reduced, spent);
             if (verdict <= 0) return verdict < 0 ? -1 : 1;
             if (verdict == 1) s->won_games[mask] = 1;
@@ -1041,11 +1046,22 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
         goto done;
     }
     /* The search runs on between stops: the next stage's proofs, the next switch of order,
-     * the node limit (pyramid_search.run). */
+     * the end of a run with fewer passes, the node limit (pyramid_search.run). */
     int staged = in->relax && !in->reshuffle, free_stock_tried = 0, stage = 0;
     int nstages = staged ? in->nstages : 0;
     long long switch_at = staged ? in->order_from : NONE;
+    /* With fewer passes (pyramid_search.run): the redeals the position is searched as having
+     * used (NONE: as it is), and where that run ends (NONE: at the node limit). */
+    int fewer = NONE;
+    long long fewer_end = NONE;
+    int more_passes = !in->reshuffle && s.max_redeals != NONE && s.max_redeals > in->start_used;
+    if (in->fewer_passes_first && more_passes) fewer = s.max_redeals;
     for (;;) {
+        /* A run with fewer passes goes on in one order: a switch due meanwhile comes after it. */
+        if (fewer == NONE && switch_at != NONE && s.nodes >= switch_at) {
+            s.order = -s.order;
+            switch_at = s.nodes + in->order_run;
+        }
         int limited = in->node_limit != NONE;
         if (stage < nstages && limited && in->node_limit <= in->stages[stage].after + relaxed) stage = nstages;
         long long end = limited ? in->node_limit - relaxed : NONE;
@@ -1054,13 +1070,20 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
             goto done;
         }
         long long stop = NONE;
-        long long points[3] = {stage < nstages ? in->stages[stage].after : NONE, switch_at, end};
-        for (int i = 0; i < 3; i++)
+        long long points[4] = {stage < nstages ? in->stages[stage].after : NONE, fewer == NONE ? switch_at : NONE, end,
+                               fewer_end};
+        for (int i = 0; i < 4; i++)
             if (points[i] != NONE && (stop == NONE || points[i] < stop)) stop = points[i];
         s.budget = stop;
-        result = search(&s, s.live0, p, ctx);
+        int root = fewer == NONE ? ctx : context(&s, fewer, s.start_flag, first_sequence, s.seq_len);
+        result = root < 0 ? -1 : search(&s, s.live0, p, root);
+        if (result == 0 && fewer != NONE) { /* lost with that few passes: one more */
+            if (--fewer == in->start_used) fewer = fewer_end = NONE;
+            continue;
+        }
         if (result >= 0 || s.memory_error || s.input_error) goto done;
         if (stop == NONE || s.nodes < stop || (limited && stop == end)) goto done; /* out of time or nodes */
+        if (s.nodes == fewer_end) fewer = fewer_end = NONE;
         if (stage < nstages && s.nodes == in->stages[stage].after) {
             const Stage *st = &in->stages[stage++];
             int proven = 0;
@@ -1074,16 +1097,17 @@ static int run_search(const Input *in, long long *nodes_out, Line *line_out, int
                 int verdict = smaller_game(&s, &freed, &relaxed);
                 proven = verdict < 0 ? -1 : verdict == 0;
             }
+            int late = st->after >= in->fewer_passes_after;
             for (int i = 0; i < st->nsizes && !proven; i++)
-                proven = relaxations(&s, st->sizes[i], st->each, room(in, s.nodes, relaxed), &relaxed);
+                proven = relaxations(&s, st->sizes[i], st->each, room(in, s.nodes, relaxed), late, &relaxed);
             if (proven) {
                 result = proven > 0 ? 0 : -1;
                 goto done;
             }
-        }
-        if (s.nodes == switch_at) {
-            s.order = -s.order;
-            switch_at = s.nodes + in->order_run;
+            if (late && more_passes) {
+                fewer = s.max_redeals;
+                fewer_end = s.nodes + in->fewer_passes_nodes;
+            }
         }
     }
 done:
@@ -1147,18 +1171,20 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *values, *covered_by, *covers, *stage_spec, *draws;
     Input in;
     memset(&in, 0, sizeof in);
-    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdpOO!iiLLLLLLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
+    if (!PyArg_ParseTuple(args, "O!iiiiiippppOOLdppOO!iiLLLLLLLLLLLL", &PyBytes_Type, &values, &in.size, &in.nreserve,
                           &in.start_p, &in.start_used, &in.redeals, &in.pass_removed, &in.clear_the_board,
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
-                          &in.deadline, &in.relax, &stage_spec, &PyBytes_Type, &draws, &in.redeal_first,
-                          &in.redeal_count, &in.failure_limit, &in.free_stock_nodes, &in.free_stock_after,
+                          &in.deadline, &in.relax, &in.fewer_passes_first, &stage_spec, &PyBytes_Type, &draws,
+                          &in.redeal_first, &in.redeal_count, &in.failure_limit, &in.free_stock_nodes,
+                          &in.free_stock_after,
                           &in.order_from, &in.order_run, &in.class_proofs_after, &in.class_proof_nodes,
-                          &in.class_proof_every, &in.class_proofs_capped_after, &in.class_proof_share))
+                          &in.class_proof_every, &in.class_proofs_capped_after, &in.class_proof_share,
+                          &in.fewer_passes_after, &in.fewer_passes_nodes))
         return NULL;
     if (in.order_run < 1 || in.order_from < 1 || in.class_proof_nodes < 1 || in.class_proof_every < 1 ||
-        in.class_proof_share < 1) {
-        PyErr_SetString(PyExc_ValueError,
-                        "order_from, order_run, class_proof_nodes, class_proof_every, class_proof_share: at least 1");
+        in.class_proof_share < 1 || in.fewer_passes_nodes < 1) {
+        PyErr_SetString(PyExc_ValueError, "order_from, order_run, class_proof_nodes, class_proof_every, "
+                                          "class_proof_share, fewer_passes_nodes: at least 1");
         return NULL;
     }
     if (in.failure_limit < 1) {

@@ -80,6 +80,14 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   each game is kept by its cards in play with the moments known lost and known open.
   A long search keeps them to a share of its positions (``CLASS_PROOFS_CAPPED_AFTER``,
   ``CLASS_PROOF_SHARE``): past that share it goes on without them until it is back under.
+* **Fewer passes first.** A redeal needs nothing, so the starting position searched as if
+  more redeals were used already is a position of the same game, one that comes later: a
+  line from it wins from the start too, and what its search proves lost is lost here as
+  well, position for position, in the same failure table. The slowest winnable deals have a
+  line with fewer passes that the full search finds late, after the last passes of all its
+  lost corners (6-row + reserve #29011: 17.1 million positions; with one pass fewer, 1.6).
+  So from ``FEWER_PASSES_AFTER`` positions on, searches try their position with one pass,
+  then two, and so on, before (or, for the search itself, for a while before) all of them.
 
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
 its order of removals finds late: it then alternates that order and its reverse in runs
@@ -141,9 +149,10 @@ the search has spent many more positions than they can (docs/benchmarks.md, Solv
 within 2 million at 24 million, they came last (6-row + reserve #90135, #40404, #39015: 26 to
 31 million positions, 3.3 to 3.6 s CPU; now 9.3 to 11.6 million, 0.9 to 1.1 s; A/B in one
 run over the 67 deals of docs/winnability.md's 100,000-deal rows that took 4 million or
-more). The cost: a winnable deal past 8 million positions plays the six 5-class games (#29011
-1.33 to 1.64 s, #33264 1.08 to 1.49 s) and #15685, which a 4-class game proved at 8 million,
-0.67 to 0.99 s. The 4-class games before the 5-class ones made #29011 1.8 s."""
+more). The cost: a winnable deal past 8 million positions plays the six 5-class games (#33264:
+7.3 million positions, till they play fewer passes first, FEWER_PASSES_AFTER: 1.4 million)
+and #15685, which a 4-class game proved at 8 million, 0.67 to 0.99 s. The 4-class games
+before the 5-class ones made #29011 1.8 s."""
 FREE_STOCK_AFTER = 300_000
 """A search still running after this many positions, before its smaller games, tries its
 position with a free stock (``freed``) once, within FREE_STOCK_NODES positions. That game
@@ -189,6 +198,20 @@ million positions or more, 39.4 s in all before, 30.6 after). From 4 million on,
 deals they save early keep them all (6-row + reserve #79057, 1.5 million positions; capping
 from the start left it at 11.1). A share of 1/2 did as well within the noise (6-row + reserve
 over those deals 19.8 s, 1/4 19.1; 52-u + overlap #29292 0.85 s, 0.75)."""
+FEWER_PASSES_AFTER = 8_000_000
+FEWER_PASSES_NODES = 1_000_000
+"""From the stage at FEWER_PASSES_AFTER positions on (RELAX_STAGES), searches try their position
+with fewer passes first (see the module doc): the smaller games of such a stage from their
+start, within their own positions, and the search itself after that stage's games, in one
+run of FEWER_PASSES_NODES positions (a switch of order due meanwhile waits for its end).
+Measured A/B in one run, idle (2026-11-30), on the 8 deals of docs/winnability.md's
+100,000-deal rows that reach 8 million positions, all 6-row + reserve, two solves each:
+#33264 (won) 1.05-1.08 s CPU to 0.79-0.84 (18.5 to 12.6 million positions), #29011 (won)
+0.99-1.00 to 0.65-0.67 (17.1 to 10.1 million), #13726 (won, needs every pass) 0.74-0.81 to
+0.78-0.80, the lost ones within 0.08 s either way (#90135 9.3 to 10.8 million positions,
+#15685 14.1 to 13.0); verdicts equal. The smaller games alone left #29011 at 0.90 s; the
+search's run cut by a switch of order, at 14.6 million positions, 0.97 s; a run of 2 million
+made #33264 0.94 s (its line with fewer passes takes 2.3 million, so that run is lost too)."""
 UNLIMITED_STAND_IN = 60
 """Redeals given to a smaller game in place of unlimited ones: more than any line can use."""
 FREE_STOCK_NODES = 1_000_000
@@ -326,6 +349,7 @@ class PyramidSearch:
         relax: bool = True,
         compiled: bool = True,
         failure_limit: int = FAILURE_LIMIT,
+        fewer_passes_first: bool = False,
     ) -> None:
         config = state.config
         self.compiled = compiled and _pyramid_core is not None
@@ -334,6 +358,7 @@ class PyramidSearch:
         size = geometry.size
         self.state = state
         self.relax = relax
+        self.fewer_passes_first = fewer_passes_first
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
@@ -481,6 +506,13 @@ class PyramidSearch:
         switch = ORDER_FROM if staged else -1
         relaxed = 0
         free_stock_tried = False
+        # With fewer passes (see FEWER_PASSES_AFTER): the redeals the position is searched as
+        # having used (None: as it is), and where that run ends (-1: at the node limit).
+        more_passes = (
+            not self.reshuffle and self.max_redeals is not None and self.max_redeals > self.start_used
+        )
+        fewer = self.max_redeals if self.fewer_passes_first and more_passes else None
+        fewer_end = -1
 
         def room() -> int | None:
             """The positions the node limit leaves, if any."""
@@ -490,18 +522,34 @@ class PyramidSearch:
             # The search runs on between stops: the next stage's proofs, the next switch of
             # order, the node limit. Each stop keeps what the search proved so far.
             while True:
+                # A run with fewer passes goes on in one order: a switch due meanwhile comes after it.
+                if fewer is None and 0 <= switch <= examined():
+                    sign[0] = -sign[0]
+                    switch = examined() + ORDER_RUN
                 if stages and self.node_limit is not None and self.node_limit <= stages[0][0] + relaxed:
                     stages = []
                 end = -1 if self.node_limit is None else self.node_limit - relaxed
                 if self.node_limit is not None and end <= examined():
                     raise SearchAborted
-                stop = min((x for x in (stages[0][0] if stages else -1, switch, end) if x >= 0), default=-1)
+                points = (stages[0][0] if stages else -1, switch if fewer is None else -1, end, fewer_end)
+                stop = min((x for x in points if x >= 0), default=-1)
                 budget[0] = stop
+                root = ctx if fewer is None else self.context(fewer, self.start_flag, self.first_sequence)
                 try:
-                    return search(self.live, p, ctx)
+                    won = search(self.live, p, root)
                 except SearchAborted:
                     if stop < 0 or examined() < stop or stop == end:
                         raise
+                else:
+                    if won or fewer is None:
+                        return won
+                    # Lost with that few passes: one more.
+                    fewer -= 1
+                    if fewer == self.start_used:
+                        fewer, fewer_end = None, -1
+                    continue
+                if examined() == fewer_end:
+                    fewer, fewer_end = None, -1
                 if stages and examined() == stages[0][0]:
                     after, sizes, each = stages.pop(0)
                     if after >= FREE_STOCK_AFTER and not free_stock_tried:
@@ -512,13 +560,13 @@ class PyramidSearch:
                         relaxed += spent
                         if winnable is False:
                             return False
-                    spent, proven = self.relaxations(sizes, each, room())
+                    late = after >= FEWER_PASSES_AFTER
+                    spent, proven = self.relaxations(sizes, each, room(), fewer_passes_first=late)
                     relaxed += spent
                     if proven:
                         return False
-                if examined() == switch:
-                    sign[0] = -sign[0]
-                    switch = examined() + ORDER_RUN
+                    if late and more_passes:
+                        fewer, fewer_end = self.max_redeals, examined() + FEWER_PASSES_NODES
         finally:
             self.nodes = examined() + relaxed
             sys.setrecursionlimit(limit)
@@ -558,6 +606,7 @@ class PyramidSearch:
             -1 if self.node_limit is None else self.node_limit,
             -1.0 if self.deadline is None else self.deadline,
             self.relax,
+            self.fewer_passes_first,
             RELAX_STAGES,
             redeal_draws(self.seed, state.redeals_used, redeals_ahead, len(self.first_sequence)),
             state.redeals_used,
@@ -572,6 +621,8 @@ class PyramidSearch:
             CLASS_PROOF_EVERY,
             CLASS_PROOFS_CAPPED_AFTER,
             CLASS_PROOF_SHARE,
+            FEWER_PASSES_AFTER,
+            FEWER_PASSES_NODES,
         )
         if status < 0:
             raise SearchAborted
@@ -585,7 +636,9 @@ class PyramidSearch:
                 self.line.append(pair_text(tuple(self.cards[i] or "" for i in ids)))
         return status == 1
 
-    def relaxations(self, sizes: tuple[int, ...], each: int, room: int | None = None) -> tuple[int, bool]:
+    def relaxations(
+        self, sizes: tuple[int, ...], each: int, room: int | None = None, fewer_passes_first: bool = False
+    ) -> tuple[int, bool]:
         """Try to prove the position lost on smaller games: (positions spent, proven).
 
         Keeping only the cards of some classes gives a game at least as easy: each line of
@@ -598,7 +651,9 @@ class PyramidSearch:
         instead, since a pass of the real game may have removed only cards it drops. So if
         the smaller game is lost, so is this one. Each smaller game keeps ``sizes`` classes
         and may examine ``each`` positions; one that runs out proves nothing. All of them
-        together examine at most ``room`` positions, if given (what a node limit leaves)."""
+        together examine at most ``room`` positions, if given (what a node limit leaves), and
+        with ``fewer_passes_first`` each tries its position with fewer passes first (see
+        FEWER_PASSES_AFTER)."""
         spent = 0
         for size in sizes:
             for chosen in combinations(sorted(self.class_ids), size):
@@ -608,7 +663,7 @@ class PyramidSearch:
                 classes = sum(1 << c for c in chosen)
                 if self.known_not_lost(classes, allowed):
                     continue
-                winnable, nodes = self.smaller_game(self.reduced(set(chosen)), allowed)
+                winnable, nodes = self.smaller_game(self.reduced(set(chosen)), allowed, fewer_passes_first)
                 spent += nodes
                 if winnable is False:
                     return spent, True
@@ -628,12 +683,20 @@ class PyramidSearch:
             won & classes == classes for won in self.won_games
         )
 
-    def smaller_game(self, state: PyramidState, node_limit: int) -> tuple[bool | None, int]:
+    def smaller_game(
+        self, state: PyramidState, node_limit: int, fewer_passes_first: bool = False
+    ) -> tuple[bool | None, int]:
         """A smaller game's (``reduced`` or ``freed``) verdict within ``node_limit`` positions,
         None if they ran out, and the positions it took; running out of time raises
         SearchAborted."""
         search = PyramidSearch(
-            state, node_limit, self.deadline, relax=False, compiled=False, failure_limit=self.failure_limit
+            state,
+            node_limit,
+            self.deadline,
+            relax=False,
+            compiled=False,
+            failure_limit=self.failure_limit,
+            fewer_passes_first=fewer_passes_first,
         )
         try:
             return search.run(), search.nodes
