@@ -311,6 +311,27 @@ def test_stages_skip_the_smaller_games_known_not_to_prove_anything(monkeypatch: 
     assert skipped >= 20
 
 
+def deals_changed_by(
+    config: dict[str, Any] | None, monkeypatch: pytest.MonkeyPatch, constant: str, off: int, on: int
+) -> int:
+    """Solves the deals of ``plain_verdicts(config, range(30))`` with ``pyramid_search.constant``
+    at ``off`` and at ``on``: with it on, every verdict must be the plain search's and every line
+    a win. The number of deals whose searches examined other positions with it on."""
+    engine = get_engine("pyramid")
+    changed = 0
+    for state, expected in plain_verdicts(config, range(30)):
+        monkeypatch.setattr(pyramid_search, constant, off)
+        without = PyramidSearch(state)
+        without.run()
+        monkeypatch.setattr(pyramid_search, constant, on)
+        search = PyramidSearch(state)
+        assert search.run() == expected, state.seed
+        if expected:
+            assert replays_to_win(engine, state, tuple(reversed(search.line))), state.seed
+        changed += search.nodes != without.nodes
+    return changed
+
+
 @pytest.mark.parametrize(
     "config", [None, {"redeals": None, "overlap_pairs": True}, {"rows": 6, "reserve": True}]
 )
@@ -324,19 +345,7 @@ def test_alternating_orders_give_the_plain_verdicts(
     line a win."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1,), 500),))
     monkeypatch.setattr(pyramid_search, "ORDER_RUN", 1_000)
-    engine = get_engine("pyramid")
-    switched = 0
-    for state, expected in plain_verdicts(config, range(30)):
-        monkeypatch.setattr(pyramid_search, "ORDER_FROM", 10**9)
-        one_order = PyramidSearch(state)
-        one_order.run()
-        monkeypatch.setattr(pyramid_search, "ORDER_FROM", 30)
-        alternating = PyramidSearch(state)
-        assert alternating.run() == expected, state.seed
-        if expected:
-            assert replays_to_win(engine, state, tuple(reversed(alternating.line))), state.seed
-        switched += alternating.nodes != one_order.nodes
-    assert switched >= 5
+    assert deals_changed_by(config, monkeypatch, "ORDER_FROM", 10**9, 30) >= 5
 
 
 @pytest.mark.parametrize(
@@ -352,19 +361,7 @@ def test_fewer_passes_give_the_plain_verdicts(
     than without it (16 to 24)."""
     monkeypatch.setattr(pyramid_search, "RELAX_STAGES", ((30, (1, 2), 500), (200, (3,), 500)))
     monkeypatch.setattr(pyramid_search, "FEWER_PASSES_NODES", 300)
-    engine = get_engine("pyramid")
-    changed = 0
-    for state, expected in plain_verdicts(config, range(30)):
-        monkeypatch.setattr(pyramid_search, "FEWER_PASSES_AFTER", 10**9)
-        without = PyramidSearch(state)
-        without.run()
-        monkeypatch.setattr(pyramid_search, "FEWER_PASSES_AFTER", 30)
-        search = PyramidSearch(state)
-        assert search.run() == expected, state.seed
-        if expected:
-            assert replays_to_win(engine, state, tuple(reversed(search.line))), state.seed
-        changed += search.nodes != without.nodes
-    assert changed >= 10
+    assert deals_changed_by(config, monkeypatch, "FEWER_PASSES_AFTER", 10**9, 30) >= 10
 
 
 def test_the_slowest_winnable_deals_win_with_fewer_passes() -> None:

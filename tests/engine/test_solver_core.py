@@ -117,6 +117,15 @@ def test_stages_that_repeat_smaller_games_agree(
         assert python == compiled, seed
 
 
+def deals_agree(config: dict[str, Any]) -> None:
+    """The deals of seeds 0 to 14, within 20,000 positions and within 3,000."""
+    for seed in range(15):
+        state = PYRAMID.initial_state(config, seed)
+        for node_limit in (20_000, 3_000):
+            python, compiled = both(state, node_limit=node_limit)
+            assert python == compiled, (seed, node_limit)
+
+
 @pytest.mark.parametrize("config", [{}, {"redeals": None}, {"rows": 6, "reserve": True}], ids=str)
 def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """From ORDER_FROM positions on the two orders alternate in runs of ORDER_RUN positions,
@@ -126,11 +135,7 @@ def test_alternating_orders_agree(config: dict[str, Any], monkeypatch: pytest.Mo
     monkeypatch.setattr(pyramid_search, "FREE_STOCK_AFTER", 400)
     monkeypatch.setattr(pyramid_search, "ORDER_FROM", 20)
     monkeypatch.setattr(pyramid_search, "ORDER_RUN", 1_000)
-    for seed in range(15):
-        state = PYRAMID.initial_state(config, seed)
-        for node_limit in (20_000, 3_000):
-            python, compiled = both(state, node_limit=node_limit)
-            assert python == compiled, (seed, node_limit)
+    deals_agree(config)
 
 
 @pytest.mark.parametrize(
@@ -149,11 +154,7 @@ def test_fewer_passes_agree(config: dict[str, Any], monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(pyramid_search, "ORDER_RUN", 400)
     monkeypatch.setattr(pyramid_search, "FEWER_PASSES_AFTER", 200)
     monkeypatch.setattr(pyramid_search, "FEWER_PASSES_NODES", 300)
-    for seed in range(15):
-        state = PYRAMID.initial_state(config, seed)
-        for node_limit in (20_000, 3_000):
-            python, compiled = both(state, node_limit=node_limit)
-            assert python == compiled, (seed, node_limit)
+    deals_agree(config)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
