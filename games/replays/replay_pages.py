@@ -219,6 +219,7 @@ def where_lost_context(record: GameRecord) -> dict[str, Any]:
             "step": point["step"],
             "x": drawn[point["step"]].x,
             "played": spec.describe_action(point["played"]),
+            "resigned": point["played"] == "resign",
             "instead": spec.describe_action(point["instead"]),
         }
     return context

@@ -16,6 +16,7 @@ from games.core.players import Player
 from games.engine.solver import solve
 from games.models import GameAnalysis, GameRecord
 from games.solitaire import analysis, services
+from tests.engine.test_analysis import thrown_away as lost_line
 from tests.games.test_daily_integrity import as_daily, person, signed_in, steady_day
 
 pytestmark = pytest.mark.django_db
@@ -59,12 +60,34 @@ def test_the_panel_asks_then_shows_the_chart_and_the_move_that_lost_the_deal() -
     assert analysed.turning_point == {"step": 3, "played": "resign", "instead": line[3]}
     panel = client.get(f"/games/{record.pk}/analysis/", **HTMX).content.decode()
     assert "Winnable until move 4" in panel and 'data-testid="chance-chart"' in panel
+    assert "the game was resigned there, when" in panel and "there the game played" not in panel
     assert "data-hx-get" not in panel  # there: no more asking
     assert panel.count("<tr") == 1 + 5  # the table: a row a step
     assert 'name="step" value="3"' in panel  # play on from before the move that lost it
     page = client.get(f"/games/{record.pk}/replay/").content.decode()
     assert "Winnable until move 4" in page and "<polyline" in page
     assert Client().get(f"/games/{record.pk}/analysis/").status_code == 200  # a replay is public
+
+
+def test_the_panel_names_the_move_that_lost_the_deal() -> None:
+    """Pyramid deal 2 lost by pairing the 4 of spades with the 9 of hearts at move 23, where
+    the 4 of clubs wins (tests/engine/test_analysis.py: THROWN)."""
+    owner = person("olga")
+    player = Player(user=owner, token="o")
+    step, move, moves = lost_line("pyramid", 2)
+    assert (step, move) == (22, "4s+9h")
+    record = services.start_solitaire(game="pyramid", player=player, seed=2)
+    for version, played in enumerate(moves):
+        services.submit_action(game_id=record.pk, player=player, move=played, expected_version=version)
+    analysed = analysis.work_out(record.pk)
+    assert analysed is not None and analysed.turning_point == {
+        "step": 22,
+        "played": "4s+9h",
+        "instead": "4c+9h",
+    }
+    panel = signed_in(owner).get(f"/games/{record.pk}/analysis/", **HTMX).content.decode()
+    assert "Winnable until move 23: there the game played" in panel and "resigned" not in panel
+    assert "4 of spades" in panel and "4 of clubs" in panel
 
 
 def test_an_undo_leaves_the_analysis_behind_and_a_won_game_says_so() -> None:
