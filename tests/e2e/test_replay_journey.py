@@ -12,10 +12,13 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from playwright.sync_api import expect
 
+from games.replays import table_odds
 from tests.games.test_replays import table_game
 from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 
 def logged_in_context(new_context: Any, base: str, user: Any) -> Any:
@@ -70,3 +73,36 @@ def test_watch_a_finished_triad_match_from_the_profile(live_site: str, new_conte
     expect(stranger.locator("[data-perspective]")).to_have_value("1")
     expect(stranger).to_have_url(re.compile(r"view=1"))  # the picker reloads the replay as that seat saw it
     stranger.screenshot(path=str(artifacts_dir() / "replay-triad-as-seat.png"), full_page=True)
+
+
+def play_a_match_and_its_odds() -> Any:
+    try:
+        nora = get_user_model().objects.create_user("nora", "nora@example.com", "pw-long-enough-1")
+        record = table_game("triad", nora, players=2, hands=2).record
+        assert table_odds.work_out(record.pk) is not None
+        return record
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_a_finished_matchs_odds_show_as_bars_and_a_chart(
+    live_site: str, new_context: Any, size: str, viewport: dict[str, int]
+) -> None:
+    """Issue 46: each seat's chance at the step, as a bar, and the hand's chart; stepping on
+    moves the chart's marker. Both sizes are photographed and must fit their width."""
+    with ThreadPoolExecutor(1) as pool:
+        record = pool.submit(play_a_match_and_its_odds).result()
+    page = new_context(viewport=viewport).new_page()
+    page.goto(f"{live_site}/games/{record.pk}/replay/?step=2")
+    bars = page.get_by_test_id("odds-bar")
+    expect(bars).to_have_count(2)
+    expect(bars.first.locator(".odds-figure")).to_have_text(re.compile(r"\d+%( ± \d)?|folded"))
+    chart = page.get_by_test_id("odds-chart")
+    expect(chart).to_be_visible()
+    marker = chart.locator("line.now").get_attribute("x1")
+    page.get_by_role("link", name="Next step").click()
+    expect(page.get_by_test_id("step-count")).to_contain_text("Step 3 of")
+    expect(chart.locator("line.now")).not_to_have_attribute("x1", marker or "")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.screenshot(path=str(artifacts_dir() / f"replay-odds-{size}.png"), full_page=True)
