@@ -44,13 +44,26 @@ SIZES: dict[str, Any] = {"desktop": {"width": 1366, "height": 900}, "phone": {"w
 """The two screens every page is looked at on (Playwright ``ViewportSize``s)."""
 
 
+OVERLAPPING_CAPTIONS = """() => {
+  const boxes = [...document.querySelectorAll('.hex-caption')]
+    .map((caption) => caption.getBoundingClientRect()).filter((box) => box.width && box.height);
+  const overlaps = (a, b) =>
+    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  return boxes.filter((box, i) => boxes.some((other, j) => j > i && overlaps(box, other))).length;
+}"""
+"""How many cards' captions run over another's (a long word in a narrow card, as Italian's
+"Capostipite" did on a phone)."""
+
+
 def shoot(page: Any, name: str) -> None:
     """A full-page screenshot of ``page`` at each of ``SIZES`` (``<name>-<size>.png``), and
-    nothing wider than the viewport at either; the page is left at the desktop size."""
+    nothing wider than the viewport at either, nor any card's caption over another's; the
+    page is left at the desktop size."""
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.screenshot(path=str(artifacts_dir() / f"{name}-{size}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, size)
+        assert page.evaluate(OVERLAPPING_CAPTIONS) == 0, (name, size, "captions overlap")
     page.set_viewport_size(SIZES["desktop"])
 
 

@@ -27,7 +27,7 @@ from games.solitaire import services, solo_matches
 from tests.e2e.test_site_clarity_browser import signed_in
 from tests.e2e.test_tournament_journey import in_thread
 from tests.games.table_moments import build_table, find_game
-from tests.support import artifacts_dir
+from tests.support import OVERLAPPING_CAPTIONS, artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -260,6 +260,7 @@ def shoot(page: Page, name: str) -> None:
     viewport = page.viewport_size
     assert viewport is not None
     page.screenshot(path=str(artifacts_dir() / f"phone-fit-{name}-{viewport['width']}.png"), full_page=True)
+    assert page.evaluate(OVERLAPPING_CAPTIONS) == 0, (name, viewport, "captions overlap")
 
 
 def test_the_pages_fit_a_phone_and_nothing_a_player_needs_is_covered(
