@@ -128,12 +128,24 @@
     if (target) target.focus();
   }
 
+  // Invitations are to a seat: once the game has begun, the page drawn while the table was
+  // open takes back its invite form and an invitee's Accept (the server refuses both then);
+  // the list of invitations sent stays.
+  function closeInvitations(live) {
+    if (live.dataset.open === "1") return;
+    const panel = document.querySelector("[data-testid=table-invitations]");
+    if (!panel) return;
+    panel.querySelectorAll(".invite-form, [data-testid=my-invitation], .invitation-answer").forEach(function (el) { el.remove(); });
+    if (!panel.querySelector("[data-testid=table-invitation]")) panel.hidden = true;
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function () {
     tick();
     const live = document.getElementById("table-live");
     if (!live) return;
     restoreFocus(live);
     announce(live);
+    closeInvitations(live);
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -88,3 +88,11 @@ def test_alice_invites_bob_who_accepts_and_carol_who_declines(live_site: str, ne
     expect(invited.filter(has_text="bob")).to_contain_text("accepted")
     expect(her.get_by_test_id("seat-2")).to_contain_text(re.compile("Empty seat|Sit here"))
     shoot(her, "table-panel")
+
+    # A bot takes the last seat and the game begins: the invite form leaves her page at once.
+    support.wait_for_first_frame(her)
+    her.get_by_test_id("seat-2").get_by_role("button").click()
+    expect(her.get_by_test_id("seat-2")).to_contain_text("Bot")
+    her.locator('button[data-focus-key="start"]').click()
+    expect(her.get_by_test_id("invite-form")).to_have_count(0, timeout=LIVE_MS)
+    expect(invited.filter(has_text="bob")).to_contain_text("accepted")  # what was sent stays
