@@ -61,7 +61,7 @@ def profile_game_rows(games: Iterable[Participation]) -> SafeString:
         ROW,
         (
             (
-                date_format(timezone.localtime(item.record.finished_at), "j M Y H:i")
+                date_format(timezone.localtime(item.record.finished_at), "SHORT_DATETIME_FORMAT")
                 if item.record.finished_at
                 else "",
                 capfirst(item.record.get_game_display()),

@@ -52,7 +52,7 @@ def rating_history_rows(rows: Iterable[RatingHistoryRow]) -> SafeString:
         (
             (
                 row.at_iso,
-                date_format(timezone.localtime(row.at), "j M Y"),
+                date_format(timezone.localtime(row.at), "SHORT_DATE_FORMAT"),
                 _game(row),
                 row.place,
                 row.after,

@@ -299,6 +299,7 @@ SESSION_COOKIE_HTTPONLY = True
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("it", _("Italian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
