@@ -87,7 +87,7 @@ Depth-first search, with these reductions (each keeps the verdict exact):
   line with fewer passes that the full search finds late, after the last passes of all its
   lost corners (6-row + reserve #29011: 17.1 million positions; with one pass fewer, 1.6).
   So from ``FEWER_PASSES_AFTER`` positions on, searches try their position with one pass,
-  then two, and so on, before (or, for the search itself, for a while before) all of them.
+  then two, and so on, before all of them (the search itself for ``FEWER_PASSES_NODES``).
 
 A search still running after ``ORDER_FROM`` positions is mostly a winnable deal whose line
 its order of removals finds late: it then alternates that order and its reverse in runs
@@ -520,7 +520,8 @@ class PyramidSearch:
 
         try:
             # The search runs on between stops: the next stage's proofs, the next switch of
-            # order, the node limit. Each stop keeps what the search proved so far.
+            # order, the end of a run with fewer passes, the node limit. Each stop keeps what
+            # the search proved so far.
             while True:
                 # A run with fewer passes goes on in one order: a switch due meanwhile comes after it.
                 if fewer is None and 0 <= switch <= examined():
