@@ -212,12 +212,25 @@
     return null;
   }
 
+  // Whether the game shown before a swap was already over: the move that ends it brings the
+  // result into sight, which on a phone lies under the board, below the screen.
+  let wasOver = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    const root = game();
+    wasOver = Boolean(root && root.querySelector(".end-panel"));
+  });
+
   // After each swap: keep the hint visible on the board, settle the board's Tab stop and
   // give the focus back where it was (or to the board, rather than let it fall to <body>).
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target.id !== "game" && !(event.detail.elt && event.detail.elt.id === "game")) return;
     const root = game();
     if (!root) return;
+    const end = root.querySelector(".end-panel");
+    if (end && !wasOver) {
+      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      end.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+    }
     const hint = document.querySelector("#game-message [data-hint]");
     if (hint) {
       hint.dataset.hintCards.split(" ").filter(Boolean).forEach(function (card) {

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.engine.solver import solve
 from games.models import GameRecord, SoloMatch
+from tests.e2e.test_daily_journey import play_move
 from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -52,3 +54,21 @@ def test_a_par_match_deal_leads_on_to_the_next_deal_its_replay_and_playing_it_ag
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
     again = GameRecord.objects.latest("pk")
     assert again.seed == match.seeds[0] and again.solo_match is None and again.kind == GameRecord.Kind.CASUAL
+
+
+def test_on_a_phone_the_move_that_wins_brings_the_result_into_sight(live_site: str, new_context: Any) -> None:
+    """The result lies under the board, below a phone's screen: the winning tap scrolls to it
+    (the board's last cards are at its top, where the page was)."""
+    seed = next(seed for seed in range(1, 40) if solve("pyramid", config=None, seed=seed).winnable)
+    line = solve("pyramid", config=None, seed=seed).actions
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{live_site}/play/pyramid/?deal={seed}")
+    page.locator("main form button[type=submit]").last.click()
+    expect(page.locator("#game")).to_be_visible()
+    page.wait_for_load_state("load")
+    for number, move in enumerate(line, start=1):
+        if number == len(line):
+            page.evaluate("window.scrollTo(0, 0)")
+        play_move(page, "pyramid", move)
+        expect(page.get_by_test_id("moves")).to_have_text(str(number))
+    expect(page.get_by_test_id("end-panel")).to_be_in_viewport(ratio=0.95)
