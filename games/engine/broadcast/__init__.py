@@ -43,7 +43,7 @@ from typing import Any
 
 from games.engine import get_engine
 from games.engine.broadcast.forked import WORKERS
-from games.engine.broadcast.playouts import MARGIN_GOAL, Figure, Playouts, margin, percent
+from games.engine.broadcast.playouts import MARGIN_GOAL, Figure, Playouts, percent
 from games.engine.broadcast.tables import FOLDED, IN, OUT, TABLES
 
 __all__ = ["FOLDED", "IN", "MARGIN_GOAL", "OUT", "SeatOdds", "StepOdds", "table_odds"]
@@ -169,21 +169,12 @@ def run(
 
 
 def _seats(standings: tuple[str, ...], figure: Figure) -> tuple[SeatOdds, ...]:
+    # Only a sampled figure has margins (``playouts._sample``): an exact one's are all 0.
+    margins = figure.margins or (0,) * len(standings)
     seats = []
     for seat, (standing, chance) in enumerate(zip(standings, figure.shares, strict=True)):
         if standing != IN:
             chance = 0.0
-        sure = figure.exact or standing != IN
-        if not sure and figure.margins is not None:
-            seats.append(SeatOdds(seat, standing, chance, percent(chance), figure.margins[seat]))
-            continue
-        seats.append(
-            SeatOdds(
-                seat=seat,
-                standing=standing,
-                chance=chance,
-                percent=percent(chance),
-                margin=0 if sure else margin(chance, figure.playouts),
-            )
-        )
+        shown = margins[seat] if standing == IN else 0
+        seats.append(SeatOdds(seat, standing, chance, percent(chance), shown))
     return tuple(seats)
