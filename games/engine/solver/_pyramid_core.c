@@ -523,6 +523,17 @@ static int lost_with_a_free_stock(Search *s, u64 live) {
 static void reduce(const Input *in, u64 live, int p, int used, int flag, int chosen_mask, long long nodes,
                    Input *out);
 
+/* The next choice of k of n (ascending indices), in itertools.combinations' order: 0 after the
+ * last. */
+static int next_combination(int *index, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && index[i] == i + n - k) i--;
+    if (i < 0) return 0;
+    index[i]++;
+    for (int j = i + 1; j < k; j++) index[j] = index[j - 1] + 1;
+    return 1;
+}
+
 /* pyramid_search: lost_in_smaller_games, within the search's own budget: 1 proven lost, 0
  * not, -1 aborted. Each game's verdicts are kept by its cards in play, with its classes and
  * pass as the table, as (first moment known lost) | (last moment known open) << 6, each
@@ -566,12 +577,7 @@ static int lost_in_smaller_games(Search *s, u64 live, int p, const Context *pass
             if (s->budget > 0 && s->nodes >= s->budget) return -1;
             if (verdict == 0) return 1;
         }
-        /* The next combination, in itertools.combinations' order. */
-        int i = CLASS_PROOF_SIZE - 1;
-        while (i >= 0 && index[i] == i + n - CLASS_PROOF_SIZE) i--;
-        if (i < 0) return 0;
-        index[i]++;
-        for (int j = i + 1; j < CLASS_PROOF_SIZE; j++) index[j] = index[j - 1] + 1;
+        if (!next_combination(index, CLASS_PROOF_SIZE, n)) return 0;
     }
 }
 
@@ -953,12 +959,7 @@ static int relaxations(Search *s, int size, long long each, long long room, int 
             if (verdict == 1) s->won_games[mask] = 1;
             else s->ran_out[mask] = allowed;
         }
-        /* The next combination, in itertools.combinations' order. */
-        int i = size - 1;
-        while (i >= 0 && index[i] == i + nclasses - size) i--;
-        if (i < 0) return 0;
-        index[i]++;
-        for (int j = i + 1; j < size; j++) index[j] = index[j - 1] + 1;
+        if (!next_combination(index, size, nclasses)) return 0;
     }
 }
 
@@ -1176,8 +1177,8 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
                           &in.waste_usable, &in.overlap, &in.reshuffle, &covered_by, &covers, &in.node_limit,
                           &in.deadline, &in.relax, &in.fewer_passes_first, &stage_spec, &PyBytes_Type, &draws,
                           &in.redeal_first, &in.redeal_count, &in.failure_limit, &in.free_stock_nodes,
-                          &in.free_stock_after,
-                          &in.order_from, &in.order_run, &in.class_proofs_after, &in.class_proof_nodes,
+                          &in.free_stock_after, &in.order_from, &in.order_run, &in.class_proofs_after,
+                          &in.class_proof_nodes,
                           &in.class_proof_every, &in.class_proofs_capped_after, &in.class_proof_share,
                           &in.fewer_passes_after, &in.fewer_passes_nodes))
         return NULL;
