@@ -364,16 +364,21 @@ def test_fewer_passes_give_the_plain_verdicts(
     assert deals_changed_by(config, monkeypatch, "FEWER_PASSES_AFTER", 10**9, 30) >= 10
 
 
+def won_within(config: dict[str, Any], seed: int, positions: int) -> None:
+    """The deal of ``seed`` is solved as winnable in fewer than ``positions`` positions, with a
+    line that wins when the engine replays it."""
+    sol = solve("pyramid", config, seed)
+    assert sol.winnable is True and sol.nodes < positions, (seed, sol.nodes)
+    assert PYRAMID.replay(config, seed, sol.actions)[-1].status == WON
+
+
 def test_the_slowest_winnable_deals_win_with_fewer_passes() -> None:
     """The two slowest deals of docs/winnability.md's 100,000-deal rows, 6-row + reserve #33264
     and #29011, are won in two passes: their smaller games of five classes and then the search
     itself find such lines at 8 million positions (FEWER_PASSES_AFTER), where the full search
     took 18.5 and 17.1 million positions in all."""
-    config = {"rows": 6, "reserve": True}
     for seed, before in ((33264, 18_481_298), (29011, 17_109_768)):
-        sol = solve("pyramid", config, seed)
-        assert sol.winnable is True and sol.nodes < before * 3 // 4, seed
-        assert PYRAMID.replay(config, seed, sol.actions)[-1].status == WON
+        won_within({"rows": 6, "reserve": True}, seed, before * 3 // 4)
 
 
 def test_a_free_stock_proves_the_hardest_lost_deals_lost_early() -> None:
@@ -466,9 +471,7 @@ def test_the_slowest_deals_of_the_published_rows_are_quick() -> None:
         ({"redeals": None}, 8221, 11_351_987),
         ({"redeals": None, "overlap_pairs": True}, 44877, 13_847_082),
     ):
-        sol = solve("pyramid", config, seed)
-        assert sol.winnable is True and sol.nodes < min(3_000_000, before // 4), seed
-        assert PYRAMID.replay(config, seed, sol.actions)[-1].status == WON
+        won_within(config, seed, min(3_000_000, before // 4))
 
 
 def tripeaks_positions(count: int, seed: int) -> list[TriPeaksState]:
