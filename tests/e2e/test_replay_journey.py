@@ -14,11 +14,9 @@ from playwright.sync_api import expect
 
 from games.replays import table_odds
 from tests.games.test_replays import table_game
-from tests.support import artifacts_dir
+from tests.support import SIZES, artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-DESKTOP = {"width": 1366, "height": 900}
-PHONE = {"width": 390, "height": 844}
 
 
 def logged_in_context(new_context: Any, base: str, user: Any) -> Any:
@@ -76,16 +74,15 @@ def test_watch_a_finished_triad_match_from_the_profile(live_site: str, new_conte
 
 
 def play_a_match_and_its_odds() -> Any:
+    _nora, table = play_a_match()
     try:
-        nora = get_user_model().objects.create_user("nora", "nora@example.com", "pw-long-enough-1")
-        record = table_game("triad", nora, players=2, hands=2).record
-        assert table_odds.work_out(record.pk) is not None
-        return record
+        assert table_odds.work_out(table.record.pk) is not None
+        return table.record
     finally:
         connection.close()
 
 
-@pytest.mark.parametrize(("size", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+@pytest.mark.parametrize(("size", "viewport"), SIZES.items())
 def test_a_finished_matchs_odds_show_as_bars_and_a_chart(
     live_site: str, new_context: Any, size: str, viewport: dict[str, int]
 ) -> None:
