@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from games.engine.solver import solve
 from games.models import GameRecord, SoloMatch
 from tests.e2e.test_daily_journey import play_move
+from tests.games.test_where_lost import winnable_seed
 from tests.support import artifacts_dir
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -59,8 +59,7 @@ def test_a_par_match_deal_leads_on_to_the_next_deal_its_replay_and_playing_it_ag
 def test_on_a_phone_the_move_that_wins_brings_the_result_into_sight(live_site: str, new_context: Any) -> None:
     """The result lies under the board, below a phone's screen: the winning tap scrolls to it
     (the board's last cards are at its top, where the page was)."""
-    seed = next(seed for seed in range(1, 40) if solve("pyramid", config=None, seed=seed).winnable)
-    line = solve("pyramid", config=None, seed=seed).actions
+    seed, line = winnable_seed()
     page = new_context(viewport={"width": 390, "height": 844}).new_page()
     page.goto(f"{live_site}/play/pyramid/?deal={seed}")
     page.locator("main form button[type=submit]").last.click()
